@@ -1,0 +1,206 @@
+//! Attack tables, built at compile time for each board geometry from the variant's movement description.
+//!
+//! Every table is stored as `u128` (wide enough for 81 squares) and narrowed to the variant's word on load.
+//! Sliding attacks use precomputed rays with a blocker scan: the nearest blocker along a ray is the lowest or the
+//! highest set bit of `ray & occupied`, depending on whether the ray runs toward higher or lower square indices.
+
+use crate::piece::{Color, KIND_COUNT};
+
+/// The most squares any board has.
+pub const MAX_SQUARES: usize = 81;
+/// The most files any board has.
+pub const MAX_FILES: usize = 9;
+
+/// Absolute directions, paired so that `d ^ 1` is the opposite of `d`, as (file delta, rank delta); rank delta -1 is toward rank a (Black's forward).
+/// File delta +1 is toward higher file numbers (Black's left).
+pub const DIRECTIONS: [(i8, i8); 8] = [
+    (0, -1),  // 0: N, toward rank a (index -1)
+    (0, 1),   // 1: S (index +1)
+    (-1, 0),  // 2: toward file 1 (index -ranks)
+    (1, 0),   // 3: toward the last file (index +ranks)
+    (-1, -1), // 4 (index -ranks-1)
+    (1, 1),   // 5 (index +ranks+1)
+    (1, -1),  // 6 (index +ranks-1)
+    (-1, 1),  // 7 (index -ranks+1)
+];
+
+/// Whether a direction runs toward higher square indices (nearest blocker = lowest bit).
+pub const fn direction_is_positive(d: usize) -> bool {
+    matches!(d, 1 | 3 | 5 | 6)
+}
+
+pub const fn opposite_direction(d: usize) -> usize {
+    d ^ 1
+}
+
+/// How one kind moves, from Black's point of view: single steps (including jumps) and slides.
+#[derive(Clone, Copy, Debug)]
+pub struct Movement {
+    pub steps: &'static [(i8, i8)],
+    pub slides: &'static [(i8, i8)],
+}
+
+impl Movement {
+    pub const NONE: Movement = Movement {
+        steps: &[],
+        slides: &[],
+    };
+}
+
+pub const FORWARD: (i8, i8) = (0, -1);
+pub const BACKWARD: (i8, i8) = (0, 1);
+pub const KNIGHT_JUMPS: [(i8, i8); 2] = [(-1, -2), (1, -2)];
+pub const GOLD_STEPS: [(i8, i8); 6] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1)];
+pub const SILVER_STEPS: [(i8, i8); 5] = [(-1, -1), (0, -1), (1, -1), (-1, 1), (1, 1)];
+pub const KING_STEPS: [(i8, i8); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
+pub const ORTHOGONAL: [(i8, i8); 4] = [(0, -1), (0, 1), (-1, 0), (1, 0)];
+pub const DIAGONAL: [(i8, i8); 4] = [(-1, -1), (1, -1), (-1, 1), (1, 1)];
+
+/// Precomputed tables of one board geometry and one set of movements.
+pub struct Tables {
+    /// Step (non-sliding) attacks per colour, kind and square.
+    pub step: [[[u128; MAX_SQUARES]; KIND_COUNT]; 2],
+    /// Bitmask of absolute directions each (colour, kind) slides in.
+    pub slides: [[u8; KIND_COUNT]; 2],
+    /// For each colour and absolute direction, the bitmask of kinds (by index) that slide that way.
+    pub sliders_by_direction: [[u16; 8]; 2],
+    /// Squares strictly beyond a square in each absolute direction, to the board's edge.
+    pub ray: [[u128; MAX_SQUARES]; 8],
+    /// Direction from the first square to the second plus one; 0 when they are not on one line.
+    pub direction: [[u8; MAX_SQUARES]; MAX_SQUARES],
+    /// Squares where a piece of this colour and kind could never move again (drops there are illegal and a move
+    /// there must promote).
+    pub dead: [[u128; KIND_COUNT]; 2],
+    /// Each colour's promotion zone.
+    pub zone: [u128; 2],
+    /// Every square of the board.
+    pub board: u128,
+    /// Whether each kind promotes in this game (its promoted form has a movement).
+    pub promotes: [bool; KIND_COUNT],
+    /// Each file's squares.
+    pub file: [u128; MAX_FILES],
+}
+
+const fn square_of(f: i32, r: i32, files: i32, ranks: i32) -> i32 {
+    if f < 0 || f >= files || r < 0 || r >= ranks {
+        -1
+    } else {
+        f * ranks + r
+    }
+}
+
+impl Tables {
+    pub const fn build(
+        files: usize,
+        ranks: usize,
+        zone_depth: usize,
+        moves: &[Movement; KIND_COUNT],
+    ) -> Tables {
+        let (fi, ri) = (files as i32, ranks as i32);
+        let mut t = Tables {
+            step: [[[0; MAX_SQUARES]; KIND_COUNT]; 2],
+            slides: [[0; KIND_COUNT]; 2],
+            sliders_by_direction: [[0; 8]; 2],
+            ray: [[0; MAX_SQUARES]; 8],
+            direction: [[0; MAX_SQUARES]; MAX_SQUARES],
+            dead: [[0; KIND_COUNT]; 2],
+            zone: [0; 2],
+            board: 0,
+            promotes: [false; KIND_COUNT],
+            file: [0; MAX_FILES],
+        };
+        let squares = files * ranks;
+        let mut sq = 0;
+        while sq < squares {
+            t.board |= 1u128 << sq;
+            let (f, r) = ((sq / ranks) as i32, (sq % ranks) as i32);
+            t.file[f as usize] |= 1u128 << sq;
+            if (r as usize) < zone_depth {
+                t.zone[Color::Black as usize] |= 1u128 << sq;
+            }
+            if r >= ri - zone_depth as i32 {
+                t.zone[Color::White as usize] |= 1u128 << sq;
+            }
+            // rays and directions
+            let mut d = 0;
+            while d < 8 {
+                let (df, dr) = (DIRECTIONS[d].0 as i32, DIRECTIONS[d].1 as i32);
+                let mut n = 1;
+                loop {
+                    let s = square_of(f + df * n, r + dr * n, fi, ri);
+                    if s < 0 {
+                        break;
+                    }
+                    t.ray[d][sq] |= 1u128 << s;
+                    t.direction[sq][s as usize] = d as u8 + 1;
+                    n += 1;
+                }
+                d += 1;
+            }
+            sq += 1;
+        }
+        let mut c = 0;
+        while c < 2 {
+            let sign: i32 = if c == 0 { 1 } else { -1 };
+            let mut k = 0;
+            while k < KIND_COUNT {
+                let m = &moves[k];
+                if let Some(pk) = crate::piece::Kind::from_index(k).promoted() {
+                    let pm = &moves[pk as usize];
+                    t.promotes[k] = !pm.steps.is_empty() || !pm.slides.is_empty();
+                }
+                // slide directions
+                let mut i = 0;
+                while i < m.slides.len() {
+                    let (df, dr) = (m.slides[i].0 as i32 * sign, m.slides[i].1 as i32 * sign);
+                    let mut d = 0;
+                    while d < 8 {
+                        if DIRECTIONS[d].0 as i32 == df && DIRECTIONS[d].1 as i32 == dr {
+                            t.slides[c][k] |= 1 << d;
+                            t.sliders_by_direction[c][d] |= 1 << k;
+                        }
+                        d += 1;
+                    }
+                    i += 1;
+                }
+                let mut sq = 0;
+                while sq < squares {
+                    let (f, r) = ((sq / ranks) as i32, (sq % ranks) as i32);
+                    let mut i = 0;
+                    while i < m.steps.len() {
+                        let (df, dr) = (m.steps[i].0 as i32 * sign, m.steps[i].1 as i32 * sign);
+                        let s = square_of(f + df, r + dr, fi, ri);
+                        if s >= 0 {
+                            t.step[c][k][sq] |= 1u128 << s;
+                        }
+                        i += 1;
+                    }
+                    let mut reach = t.step[c][k][sq];
+                    let mut d = 0;
+                    while d < 8 {
+                        if t.slides[c][k] & (1 << d) != 0 {
+                            reach |= t.ray[d][sq];
+                        }
+                        d += 1;
+                    }
+                    if reach == 0 {
+                        t.dead[c][k] |= 1u128 << sq;
+                    }
+                    sq += 1;
+                }
+                k += 1;
+            }
+            c += 1;
+        }
+        t
+    }
+}

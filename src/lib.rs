@@ -1,0 +1,23 @@
+//! Hayate: a shogi engine for standard shogi (9×9), minishogi (5×5) and Yari shogi (9×7).
+//!
+//! The rules core: bitboards, attack tables, positions with incremental Zobrist keys, legal move generation and
+//! perft, generic over the [`variant::Variant`] of the game.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod hand;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod sfen;
+pub mod square;
+pub mod suite;
+pub mod variant;
+pub mod zobrist;
+
+pub use moves::{Move, MoveList};
+pub use position::Position;
+pub use variant::{Minishogi, Shogi, Variant, Yari};

@@ -1,0 +1,17 @@
+use std::process::ExitCode;
+
+use clap::Parser;
+
+mod cli;
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let args = cli::Cli::parse();
+    match args.command {
+        Some(cli::Command::Perft(p)) => cli::run_perft(&p),
+        None => {
+            eprintln!("the USI loop is not built yet; run `hayate perft --help`");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,250 @@
+//! Legal move generation: every move generated is legal, so perft counts the last ply by the list's length.
+//!
+//! Legality comes from the check and pin information kept by the position: in check, non-king moves must capture
+//! the checker or block its line (and a double check leaves only king moves); a pinned piece stays on the line
+//! through its king; the king steps only to squares the opponent does not attack once the king has left its
+//! square. Drops obey the three drop rules: no dead drops, no second pawn on a file (nifu), no pawn drop that
+//! mates at once (uchifuzume).
+
+use crate::moves::{Move, MoveList};
+use crate::piece::{Color, Kind};
+use crate::position::{Bb, Position};
+use crate::square::Square;
+use crate::variant::Variant;
+
+/// Which moves to generate.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GenMode {
+    /// All legal moves.
+    All,
+    /// Legal moves that capture (each promotion choice of a capture included).
+    Captures,
+    /// Legal moves that do not capture, drops included.
+    Quiets,
+    /// Legal moves that give check.
+    Checks,
+}
+
+impl<V: Variant> Position<V> {
+    /// All legal moves.
+    #[inline]
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(GenMode::All, &mut list);
+        list
+    }
+
+    /// Appends the legal moves of `mode` to `list`.
+    pub fn generate(&self, mode: GenMode, list: &mut MoveList) {
+        match mode {
+            GenMode::All => self.generate_filtered::<true, true>(list),
+            GenMode::Captures => self.generate_filtered::<true, false>(list),
+            GenMode::Quiets => self.generate_filtered::<false, true>(list),
+            GenMode::Checks => {
+                let start = list.len();
+                self.generate_filtered::<true, true>(list);
+                let mut i = start;
+                while i < list.len() {
+                    if self.gives_check(list[i]) {
+                        i += 1;
+                    } else {
+                        list.swap_remove(i);
+                    }
+                }
+            }
+        }
+    }
+
+    fn generate_filtered<const CAPTURES: bool, const QUIETS: bool>(&self, list: &mut MoveList) {
+        let t = V::tables();
+        let us = self.side;
+        let them = !us;
+        let ksq = self.king(us);
+        let occ = self.occupied();
+        let ours = self.color_bb(us);
+        let theirs = self.color_bb(them);
+        let board = V::board();
+        let wanted = match (CAPTURES, QUIETS) {
+            (true, true) => board & !ours,
+            (true, false) => theirs,
+            (false, true) => board & !occ,
+            (false, false) => Bb::<V>::EMPTY,
+        };
+
+        // king moves
+        let king_targets =
+            Bb::<V>::from_u128(t.step[us.index()][Kind::King.index()][ksq.index()]) & wanted;
+        let occ_without_king = occ ^ Bb::<V>::square(ksq);
+        for to in king_targets {
+            if !self.is_attacked(them, to, occ_without_king) {
+                list.push(Move::normal(ksq, to, false));
+            }
+        }
+        if self.checkers.several() {
+            return;
+        }
+
+        let (target, drop_target) = if self.checkers.any() {
+            let checker = self.checkers.lsb();
+            let between = Self::between(ksq, checker);
+            (between | self.checkers, between)
+        } else {
+            (board & !ours, board & !occ)
+        };
+        let target = target & wanted;
+
+        // board moves
+        for &k in V::NON_KING_KINDS {
+            let froms = self.pieces(us, k);
+            for from in froms {
+                let mut to = Self::attacks_from(us, k, from, occ) & target;
+                if self.pinned.has(from) {
+                    to &= Self::line(ksq, from);
+                }
+                if to.any() {
+                    push_board_moves::<V>(list, us, k, from, to);
+                }
+            }
+        }
+
+        // drops
+        if QUIETS {
+            self.generate_drops(list, drop_target);
+        }
+    }
+
+    fn generate_drops(&self, list: &mut MoveList, target: Bb<V>) {
+        let t = V::tables();
+        let us = self.side;
+        let hand = self.hands[us.index()];
+        if hand.is_empty() || target.is_empty() {
+            return;
+        }
+        for &k in V::HAND_KINDS {
+            if !hand.has(k) {
+                continue;
+            }
+            let mut to = target & !Bb::<V>::from_u128(t.dead[us.index()][k.index()]);
+            if k == Kind::Pawn {
+                for p in self.pieces(us, Kind::Pawn) {
+                    to &= !Bb::<V>::from_u128(t.file[p.file_index(V::RANKS)]);
+                }
+                // the one square where a pawn drop checks: in front of the enemy king
+                let them = !us;
+                let front = Bb::<V>::from_u128(
+                    t.step[them.index()][Kind::Pawn.index()][self.king(them).index()],
+                );
+                if (to & front).any() && self.pawn_drop_mates(front.lsb()) {
+                    to ^= front;
+                }
+            }
+            for sq in to {
+                list.push(Move::drop(k, sq));
+            }
+        }
+    }
+
+    /// Whether a pawn dropped by the side to move on `to` (in front of the enemy king) would mate.
+    fn pawn_drop_mates(&self, to: Square) -> bool {
+        let t = V::tables();
+        let us = self.side;
+        let them = !us;
+        let enemy_king = self.king(them);
+        let occ = self.occupied() | Bb::<V>::square(to);
+        // Capture by a piece other than the king. A pinned defender never can: the pawn sits next to the king on
+        // its file, so the capture would leave any pin line.
+        let defenders = self.attackers_to(them, to, occ) & !Bb::<V>::square(enemy_king);
+        if defenders.any() && (defenders & !self.pinned_pieces(them, occ)).any() {
+            return false;
+        }
+        // King escape, the capture of the pawn included.
+        let escapes =
+            Bb::<V>::from_u128(t.step[them.index()][Kind::King.index()][enemy_king.index()])
+                & !self.color_bb(them);
+        let occ = occ ^ Bb::<V>::square(enemy_king);
+        for sq in escapes {
+            if !self.is_attacked(us, sq, occ) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether a legal move gives check.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let t = V::tables();
+        let us = self.side;
+        let enemy_king = self.king(!us);
+        let to = m.to();
+        let (kind, occ) = if m.is_drop() {
+            (m.dropped(), self.occupied() | Bb::<V>::square(to))
+        } else {
+            let from = m.from();
+            let k = self.piece_at(from).kind();
+            let k = match (m.is_promotion(), k.promoted()) {
+                (true, Some(pk)) => pk,
+                _ => k,
+            };
+            let occ = (self.occupied() ^ Bb::<V>::square(from)) | Bb::<V>::square(to);
+            // discovered check: a slider of ours behind `from`, on a line to the king that `to` leaves
+            let d = t.direction[enemy_king.index()][from.index()];
+            if d != 0 && !Self::line(enemy_king, from).has(to) {
+                let d = (d - 1) as usize;
+                let hit = Self::slide(d, enemy_king, occ) & occ;
+                if hit.any() {
+                    let p = self.piece_at(hit.lsb());
+                    let back = crate::attacks::opposite_direction(d);
+                    if p.is_some()
+                        && p.color() == us
+                        && t.sliders_by_direction[us.index()][back] & (1 << p.kind().index()) != 0
+                    {
+                        return true;
+                    }
+                }
+            }
+            (k, occ)
+        };
+        Self::attacks_from(us, kind, to, occ).has(enemy_king)
+    }
+
+    /// Whether `m` is a legal move here. Checks any 16-bit value, such as a move from the hash table.
+    pub fn is_legal(&self, m: Move) -> bool {
+        if m.is_none() {
+            return false;
+        }
+        let mut list = MoveList::new();
+        self.generate(GenMode::All, &mut list);
+        list.contains(&m)
+    }
+
+    /// Whether the side to move has at least one legal move.
+    pub fn has_legal_move(&self) -> bool {
+        let mut list = MoveList::new();
+        self.generate(GenMode::All, &mut list);
+        !list.is_empty()
+    }
+}
+
+/// Pushes the moves of a piece of kind `k` from `from` to each square of `to`, with each promotion choice the
+/// rules allow: promotion when the move starts or ends in the zone, and no non-promotion onto a dead square.
+#[inline(always)]
+fn push_board_moves<V: Variant>(list: &mut MoveList, us: Color, k: Kind, from: Square, to: Bb<V>) {
+    let t = V::tables();
+    if !t.promotes[k.index()] {
+        for sq in to {
+            list.push(Move::normal(from, sq, false));
+        }
+        return;
+    }
+    let zone = Bb::<V>::from_u128(t.zone[us.index()]);
+    let dead = Bb::<V>::from_u128(t.dead[us.index()][k.index()]);
+    let promoting = if zone.has(from) { to } else { to & zone };
+    for sq in to {
+        if promoting.has(sq) {
+            list.push(Move::normal(from, sq, true));
+        }
+        if !dead.has(sq) {
+            list.push(Move::normal(from, sq, false));
+        }
+    }
+}
