@@ -71,8 +71,6 @@ pub struct Tables {
     pub step: [[[u128; MAX_SQUARES]; KIND_COUNT]; 2],
     /// Bitmask of absolute directions each (colour, kind) slides in.
     pub slides: [[u8; KIND_COUNT]; 2],
-    /// For each colour and absolute direction, the bitmask of kinds (by index) that slide that way.
-    pub sliders_by_direction: [[u16; 8]; 2],
     /// Squares strictly beyond a square in each absolute direction, to the board's edge.
     pub ray: [[u128; MAX_SQUARES]; 8],
     /// Direction from the first square to the second plus one; 0 when they are not on one line.
@@ -88,7 +86,23 @@ pub struct Tables {
     pub promotes: [bool; KIND_COUNT],
     /// Each file's squares.
     pub file: [u128; MAX_FILES],
+    /// Kinds grouped by identical step pattern (gold and the promoted minor pieces share one): each kind's
+    /// class, `NO_CLASS` for kinds without steps. The position keeps one bitboard per class, so attack
+    /// detection looks up each pattern once instead of once per kind.
+    pub step_class: [u8; KIND_COUNT],
+    /// A kind of each step class, whose step table is the class's pattern.
+    pub step_class_kind: [u8; MAX_CLASSES],
+    pub step_classes: usize,
+    /// Kinds grouped by identical slide directions, as for steps.
+    pub slide_class: [u8; KIND_COUNT],
+    pub slide_classes: usize,
+    /// For each colour and absolute direction, the bitmask of slide classes that slide that way.
+    pub slide_classes_by_direction: [[u8; 8]; 2],
 }
+
+/// The most step or slide classes a game may have.
+pub const MAX_CLASSES: usize = 8;
+pub const NO_CLASS: u8 = 0xff;
 
 const fn square_of(f: i32, r: i32, files: i32, ranks: i32) -> i32 {
     if f < 0 || f >= files || r < 0 || r >= ranks {
@@ -109,7 +123,6 @@ impl Tables {
         let mut t = Tables {
             step: [[[0; MAX_SQUARES]; KIND_COUNT]; 2],
             slides: [[0; KIND_COUNT]; 2],
-            sliders_by_direction: [[0; 8]; 2],
             ray: [[0; MAX_SQUARES]; 8],
             direction: [[0; MAX_SQUARES]; MAX_SQUARES],
             dead: [[0; KIND_COUNT]; 2],
@@ -117,6 +130,12 @@ impl Tables {
             board: 0,
             promotes: [false; KIND_COUNT],
             file: [0; MAX_FILES],
+            step_class: [NO_CLASS; KIND_COUNT],
+            step_class_kind: [0; MAX_CLASSES],
+            step_classes: 0,
+            slide_class: [NO_CLASS; KIND_COUNT],
+            slide_classes: 0,
+            slide_classes_by_direction: [[0; 8]; 2],
         };
         let squares = files * ranks;
         let mut sq = 0;
@@ -166,7 +185,6 @@ impl Tables {
                     while d < 8 {
                         if DIRECTIONS[d].0 as i32 == df && DIRECTIONS[d].1 as i32 == dr {
                             t.slides[c][k] |= 1 << d;
-                            t.sliders_by_direction[c][d] |= 1 << k;
                         }
                         d += 1;
                     }
@@ -201,6 +219,79 @@ impl Tables {
             }
             c += 1;
         }
+        t.build_classes(squares);
         t
+    }
+
+    const fn build_classes(&mut self, squares: usize) {
+        let black = Color::Black as usize;
+        let mut k = 0;
+        while k < KIND_COUNT {
+            // step class: the first earlier kind with the same pattern on every square
+            let mut has_steps = false;
+            let mut sq = 0;
+            while sq < squares {
+                if self.step[black][k][sq] != 0 {
+                    has_steps = true;
+                }
+                sq += 1;
+            }
+            if has_steps {
+                let mut j = 0;
+                while j < k {
+                    if self.step_class[j] != NO_CLASS {
+                        let mut same = true;
+                        let mut sq = 0;
+                        while sq < squares {
+                            if self.step[black][j][sq] != self.step[black][k][sq] {
+                                same = false;
+                            }
+                            sq += 1;
+                        }
+                        if same {
+                            self.step_class[k] = self.step_class[j];
+                            break;
+                        }
+                    }
+                    j += 1;
+                }
+                if self.step_class[k] == NO_CLASS {
+                    let n = self.step_classes;
+                    assert!(n < MAX_CLASSES, "too many step classes");
+                    self.step_class[k] = n as u8;
+                    self.step_class_kind[n] = k as u8;
+                    self.step_classes = n + 1;
+                }
+            }
+            let dirs = self.slides[black][k];
+            if dirs != 0 {
+                let mut j = 0;
+                while j < k {
+                    if self.slide_class[j] != NO_CLASS && self.slides[black][j] == dirs {
+                        self.slide_class[k] = self.slide_class[j];
+                        break;
+                    }
+                    j += 1;
+                }
+                if self.slide_class[k] == NO_CLASS {
+                    let n = self.slide_classes;
+                    assert!(n < MAX_CLASSES, "too many slide classes");
+                    self.slide_class[k] = n as u8;
+                    self.slide_classes = n + 1;
+                }
+                let mut c = 0;
+                while c < 2 {
+                    let mut d = 0;
+                    while d < 8 {
+                        if self.slides[c][k] & (1 << d) != 0 {
+                            self.slide_classes_by_direction[c][d] |= 1 << self.slide_class[k];
+                        }
+                        d += 1;
+                    }
+                    c += 1;
+                }
+            }
+            k += 1;
+        }
     }
 }

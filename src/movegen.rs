@@ -7,7 +7,7 @@
 //! mates at once (uchifuzume).
 
 use crate::moves::{Move, MoveList};
-use crate::piece::{Color, Kind};
+use crate::piece::Kind;
 use crate::position::{Bb, Position};
 use crate::square::Square;
 use crate::variant::Variant;
@@ -55,7 +55,21 @@ impl<V: Variant> Position<V> {
         }
     }
 
+    /// The number of legal moves, counted without listing them (perft's last ply).
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut sink = CountSink(0);
+        self.generate_into::<true, true, _>(&mut sink);
+        sink.0
+    }
+
     fn generate_filtered<const CAPTURES: bool, const QUIETS: bool>(&self, list: &mut MoveList) {
+        self.generate_into::<CAPTURES, QUIETS, _>(&mut ListSink(list));
+    }
+
+    fn generate_into<const CAPTURES: bool, const QUIETS: bool, S: MoveSink<V>>(
+        &self,
+        sink: &mut S,
+    ) {
         let t = V::tables();
         let us = self.side;
         let them = !us;
@@ -75,11 +89,13 @@ impl<V: Variant> Position<V> {
         let king_targets =
             Bb::<V>::from_u128(t.step[us.index()][Kind::King.index()][ksq.index()]) & wanted;
         let occ_without_king = occ ^ Bb::<V>::square(ksq);
+        let mut safe = Bb::<V>::EMPTY;
         for to in king_targets {
             if !self.is_attacked(them, to, occ_without_king) {
-                list.push(Move::normal(ksq, to, false));
+                safe |= Bb::<V>::square(to);
             }
         }
+        sink.board_moves(ksq, Bb::<V>::EMPTY, safe);
         if self.checkers.several() {
             return;
         }
@@ -94,26 +110,36 @@ impl<V: Variant> Position<V> {
         let target = target & wanted;
 
         // board moves
+        let zone = Bb::<V>::from_u128(t.zone[us.index()]);
         for &k in V::NON_KING_KINDS {
             let froms = self.pieces(us, k);
+            if froms.is_empty() {
+                continue;
+            }
+            let promotes = t.promotes[k.index()];
+            let alive = !Bb::<V>::from_u128(t.dead[us.index()][k.index()]);
             for from in froms {
                 let mut to = Self::attacks_from(us, k, from, occ) & target;
                 if self.pinned.has(from) {
                     to &= Self::line(ksq, from);
                 }
-                if to.any() {
-                    push_board_moves::<V>(list, us, k, from, to);
+                if promotes {
+                    // promotion when the move starts or ends in the zone; no non-promotion onto a dead square
+                    let promoting = if zone.has(from) { to } else { to & zone };
+                    sink.board_moves(from, promoting, to & alive);
+                } else {
+                    sink.board_moves(from, Bb::<V>::EMPTY, to);
                 }
             }
         }
 
         // drops
         if QUIETS {
-            self.generate_drops(list, drop_target);
+            self.generate_drops(sink, drop_target);
         }
     }
 
-    fn generate_drops(&self, list: &mut MoveList, target: Bb<V>) {
+    fn generate_drops<S: MoveSink<V>>(&self, sink: &mut S, target: Bb<V>) {
         let t = V::tables();
         let us = self.side;
         let hand = self.hands[us.index()];
@@ -138,9 +164,7 @@ impl<V: Variant> Position<V> {
                     to ^= front;
                 }
             }
-            for sq in to {
-                list.push(Move::drop(k, sq));
-            }
+            sink.drops(k, to);
         }
     }
 
@@ -196,7 +220,7 @@ impl<V: Variant> Position<V> {
                     let back = crate::attacks::opposite_direction(d);
                     if p.is_some()
                         && p.color() == us
-                        && t.sliders_by_direction[us.index()][back] & (1 << p.kind().index()) != 0
+                        && t.slides[us.index()][p.kind().index()] & (1 << back) != 0
                     {
                         return true;
                     }
@@ -225,26 +249,42 @@ impl<V: Variant> Position<V> {
     }
 }
 
-/// Pushes the moves of a piece of kind `k` from `from` to each square of `to`, with each promotion choice the
-/// rules allow: promotion when the move starts or ends in the zone, and no non-promotion onto a dead square.
-#[inline(always)]
-fn push_board_moves<V: Variant>(list: &mut MoveList, us: Color, k: Kind, from: Square, to: Bb<V>) {
-    let t = V::tables();
-    if !t.promotes[k.index()] {
-        for sq in to {
-            list.push(Move::normal(from, sq, false));
+/// Where generated moves go: a list, or a count.
+trait MoveSink<V: Variant> {
+    /// Moves from `from` promoting on each square of `promote` and not promoting on each square of `stay`.
+    fn board_moves(&mut self, from: Square, promote: Bb<V>, stay: Bb<V>);
+    fn drops(&mut self, kind: Kind, to: Bb<V>);
+}
+
+struct ListSink<'a>(&'a mut MoveList);
+
+impl<V: Variant> MoveSink<V> for ListSink<'_> {
+    #[inline(always)]
+    fn board_moves(&mut self, from: Square, promote: Bb<V>, stay: Bb<V>) {
+        for sq in promote {
+            self.0.push(Move::normal(from, sq, true));
         }
-        return;
+        for sq in stay {
+            self.0.push(Move::normal(from, sq, false));
+        }
     }
-    let zone = Bb::<V>::from_u128(t.zone[us.index()]);
-    let dead = Bb::<V>::from_u128(t.dead[us.index()][k.index()]);
-    let promoting = if zone.has(from) { to } else { to & zone };
-    for sq in to {
-        if promoting.has(sq) {
-            list.push(Move::normal(from, sq, true));
+    #[inline(always)]
+    fn drops(&mut self, kind: Kind, to: Bb<V>) {
+        for sq in to {
+            self.0.push(Move::drop(kind, sq));
         }
-        if !dead.has(sq) {
-            list.push(Move::normal(from, sq, false));
-        }
+    }
+}
+
+struct CountSink(u64);
+
+impl<V: Variant> MoveSink<V> for CountSink {
+    #[inline(always)]
+    fn board_moves(&mut self, _from: Square, promote: Bb<V>, stay: Bb<V>) {
+        self.0 += (promote.count() + stay.count()) as u64;
+    }
+    #[inline(always)]
+    fn drops(&mut self, _kind: Kind, to: Bb<V>) {
+        self.0 += to.count() as u64;
     }
 }

@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use crate::attacks::{direction_is_positive, opposite_direction, MAX_SQUARES};
+use crate::attacks::{
+    direction_is_positive, opposite_direction, MAX_CLASSES, MAX_SQUARES, NO_CLASS,
+};
 use crate::bitboard::Bitboard;
 use crate::hand::Hand;
 use crate::moves::Move;
@@ -31,6 +33,9 @@ pub struct Position<V: Variant> {
     pub(crate) board: [Piece; MAX_SQUARES],
     pub(crate) by_color: [Bb<V>; 2],
     pub(crate) by_kind: [Bb<V>; KIND_COUNT],
+    /// Pieces of both colours by step class and by slide class (see `Tables::step_class`).
+    pub(crate) by_step_class: [Bb<V>; MAX_CLASSES],
+    pub(crate) by_slide_class: [Bb<V>; MAX_CLASSES],
     pub(crate) hands: [Hand; 2],
     pub(crate) side: Color,
     /// The SFEN move number: 1 at the start, one more after each move.
@@ -146,12 +151,12 @@ impl<V: Variant> Position<V> {
     /// Pieces of `c` that slide in absolute direction `d`.
     #[inline(always)]
     fn sliders(&self, c: Color, d: usize) -> Bb<V> {
-        let mut kinds = V::tables().sliders_by_direction[c.index()][d];
+        let mut classes = V::tables().slide_classes_by_direction[c.index()][d];
         let mut bb = Bb::<V>::EMPTY;
-        while kinds != 0 {
-            let k = kinds.trailing_zeros() as usize;
-            kinds &= kinds - 1;
-            bb |= self.by_kind[k];
+        while classes != 0 {
+            let k = classes.trailing_zeros() as usize;
+            classes &= classes - 1;
+            bb |= self.by_slide_class[k];
         }
         bb & self.by_color[c.index()]
     }
@@ -162,26 +167,55 @@ impl<V: Variant> Position<V> {
         let t = V::tables();
         let them = !c;
         let mut att = Bb::<V>::EMPTY;
-        for &k in V::BOARD_KINDS {
-            att |= Bb::<V>::from_u128(t.step[them.index()][k.index()][sq.index()])
-                & self.by_kind[k.index()];
+        for cls in 0..t.step_classes {
+            let k = t.step_class_kind[cls] as usize;
+            att |=
+                Bb::<V>::from_u128(t.step[them.index()][k][sq.index()]) & self.by_step_class[cls];
         }
         att &= self.by_color[c.index()];
         for d in 0..8 {
-            if t.sliders_by_direction[c.index()][d] == 0 {
+            if t.slide_classes_by_direction[c.index()][d] == 0 {
+                continue;
+            }
+            let sliders = self.sliders(c, d);
+            if sliders.is_empty() {
                 continue;
             }
             // a slider moving in direction d reaches sq from the opposite side
-            let reach = Self::slide(opposite_direction(d), sq, occ);
-            att |= reach & self.sliders(c, d);
+            att |= Self::slide(opposite_direction(d), sq, occ) & sliders;
         }
         att & occ
     }
 
-    /// Whether colour `c` attacks `sq`.
+    /// Whether colour `c` attacks `sq`, given the occupancy.
     #[inline]
     pub fn is_attacked(&self, c: Color, sq: Square, occ: Bb<V>) -> bool {
-        self.attackers_to(c, sq, occ).any()
+        let t = V::tables();
+        let them = !c;
+        let mut att = Bb::<V>::EMPTY;
+        for cls in 0..t.step_classes {
+            let k = t.step_class_kind[cls] as usize;
+            att |=
+                Bb::<V>::from_u128(t.step[them.index()][k][sq.index()]) & self.by_step_class[cls];
+        }
+        if (att & self.by_color[c.index()] & occ).any() {
+            return true;
+        }
+        for d in 0..8 {
+            if t.slide_classes_by_direction[c.index()][d] == 0 {
+                continue;
+            }
+            let sliders = self.sliders(c, d) & occ;
+            if sliders.is_empty() {
+                continue;
+            }
+            let ray = Bb::<V>::from_u128(t.ray[opposite_direction(d)][sq.index()]);
+            let blockers = ray & occ;
+            if blockers.any() && sliders.has(nearest(opposite_direction(d), blockers)) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Pieces of colour `c` standing alone between `c`'s king and an enemy slider aimed at it.
@@ -189,29 +223,26 @@ impl<V: Variant> Position<V> {
         let t = V::tables();
         let ksq = self.kings[c.index()];
         let them = !c;
+        let ours = self.by_color[c.index()];
         let mut pinned = Bb::<V>::EMPTY;
         for d in 0..8 {
             // enemy pieces beyond the king in direction d that slide back toward it
-            let kinds = t.sliders_by_direction[them.index()][opposite_direction(d)];
-            if kinds == 0 {
+            let back = opposite_direction(d);
+            if t.slide_classes_by_direction[them.index()][back] == 0 {
                 continue;
             }
             let ray = Bb::<V>::from_u128(t.ray[d][ksq.index()]);
-            let mut blockers = ray & occ;
-            if blockers.is_empty() {
+            let snipers = self.sliders(them, back) & ray;
+            if snipers.is_empty() {
                 continue;
             }
+            let mut blockers = ray & occ;
             let first = nearest(d, blockers);
-            if !self.by_color[c.index()].has(first) {
+            if !ours.has(first) {
                 continue;
             }
             blockers ^= Bb::<V>::square(first);
-            if blockers.is_empty() {
-                continue;
-            }
-            let second = nearest(d, blockers);
-            let p = self.board[second.index()];
-            if p.color() == them && kinds & (1 << p.kind().index()) != 0 {
+            if blockers.any() && snipers.has(nearest(d, blockers)) {
                 pinned |= Bb::<V>::square(first);
             }
         }
@@ -246,11 +277,25 @@ impl<V: Variant> Position<V> {
     // ----- do and undo -------------------------------------------------------------------------------------
 
     #[inline(always)]
+    fn toggle_classes(&mut self, k: Kind, b: Bb<V>) {
+        let t = V::tables();
+        let sc = t.step_class[k.index()];
+        if sc != NO_CLASS {
+            self.by_step_class[sc as usize] ^= b;
+        }
+        let lc = t.slide_class[k.index()];
+        if lc != NO_CLASS {
+            self.by_slide_class[lc as usize] ^= b;
+        }
+    }
+
+    #[inline(always)]
     fn put(&mut self, p: Piece, sq: Square) {
         let b = Bb::<V>::square(sq);
         self.board[sq.index()] = p;
         self.by_color[p.color().index()] |= b;
         self.by_kind[p.kind().index()] |= b;
+        self.toggle_classes(p.kind(), b);
         self.board_key ^= KEYS.piece[p.code()][sq.index()];
     }
 
@@ -261,6 +306,7 @@ impl<V: Variant> Position<V> {
         self.board[sq.index()] = Piece::NONE;
         self.by_color[p.color().index()] ^= b;
         self.by_kind[p.kind().index()] ^= b;
+        self.toggle_classes(p.kind(), b);
         self.board_key ^= KEYS.piece[p.code()][sq.index()];
         p
     }
@@ -434,6 +480,8 @@ impl<V: Variant> Position<V> {
             board: [Piece::NONE; MAX_SQUARES],
             by_color: [Bb::<V>::EMPTY; 2],
             by_kind: [Bb::<V>::EMPTY; KIND_COUNT],
+            by_step_class: [Bb::<V>::EMPTY; MAX_CLASSES],
+            by_slide_class: [Bb::<V>::EMPTY; MAX_CLASSES],
             hands: [Hand::default(); 2],
             side: Color::Black,
             move_number: 1,
