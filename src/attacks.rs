@@ -96,6 +96,9 @@ pub struct Tables {
     /// Kinds grouped by identical slide directions, as for steps.
     pub slide_class: [u8; KIND_COUNT],
     pub slide_classes: usize,
+    /// Squares from which some piece of either colour could step onto each square: a cheap first test before
+    /// looking at each step class.
+    pub step_reach: [u128; MAX_SQUARES],
     /// For each colour and absolute direction, the bitmask of slide classes that slide that way.
     pub slide_classes_by_direction: [[u8; 8]; 2],
 }
@@ -136,6 +139,7 @@ impl Tables {
             slide_class: [NO_CLASS; KIND_COUNT],
             slide_classes: 0,
             slide_classes_by_direction: [[0; 8]; 2],
+            step_reach: [0; MAX_SQUARES],
         };
         let squares = files * ranks;
         let mut sq = 0;
@@ -212,6 +216,13 @@ impl Tables {
                     }
                     if reach == 0 {
                         t.dead[c][k] |= 1u128 << sq;
+                    }
+                    // a piece on sq steps onto each square of step[c][k][sq]: record sq as a source for them
+                    let mut targets = t.step[c][k][sq];
+                    while targets != 0 {
+                        let s = targets.trailing_zeros() as usize;
+                        targets &= targets - 1;
+                        t.step_reach[s] |= 1u128 << sq;
                     }
                     sq += 1;
                 }

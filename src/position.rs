@@ -165,53 +165,58 @@ impl<V: Variant> Position<V> {
     /// pieces, e.g. a king stepping away).
     pub fn attackers_to(&self, c: Color, sq: Square, occ: Bb<V>) -> Bb<V> {
         let t = V::tables();
-        let them = !c;
+        let enemy = self.by_color[c.index()] & occ;
         let mut att = Bb::<V>::EMPTY;
-        for cls in 0..t.step_classes {
-            let k = t.step_class_kind[cls] as usize;
-            att |=
-                Bb::<V>::from_u128(t.step[them.index()][k][sq.index()]) & self.by_step_class[cls];
+        if (Bb::<V>::from_u128(t.step_reach[sq.index()]) & enemy).any() {
+            for cls in 0..t.step_classes {
+                let k = t.step_class_kind[cls] as usize;
+                att |= Bb::<V>::from_u128(t.step[(!c).index()][k][sq.index()])
+                    & self.by_step_class[cls];
+            }
+            att &= enemy;
         }
-        att &= self.by_color[c.index()];
         for d in 0..8 {
             if t.slide_classes_by_direction[c.index()][d] == 0 {
                 continue;
             }
-            let sliders = self.sliders(c, d);
-            if sliders.is_empty() {
-                continue;
-            }
             // a slider moving in direction d reaches sq from the opposite side
-            att |= Self::slide(opposite_direction(d), sq, occ) & sliders;
+            let back = opposite_direction(d);
+            let ray = Bb::<V>::from_u128(t.ray[back][sq.index()]);
+            let candidates = self.sliders(c, d) & ray & occ;
+            if candidates.any() {
+                let first = nearest(back, ray & occ);
+                if candidates.has(first) {
+                    att |= Bb::<V>::square(first);
+                }
+            }
         }
-        att & occ
+        att
     }
 
     /// Whether colour `c` attacks `sq`, given the occupancy.
     #[inline]
     pub fn is_attacked(&self, c: Color, sq: Square, occ: Bb<V>) -> bool {
         let t = V::tables();
-        let them = !c;
-        let mut att = Bb::<V>::EMPTY;
-        for cls in 0..t.step_classes {
-            let k = t.step_class_kind[cls] as usize;
-            att |=
-                Bb::<V>::from_u128(t.step[them.index()][k][sq.index()]) & self.by_step_class[cls];
-        }
-        if (att & self.by_color[c.index()] & occ).any() {
-            return true;
+        let enemy = self.by_color[c.index()] & occ;
+        if (Bb::<V>::from_u128(t.step_reach[sq.index()]) & enemy).any() {
+            let mut att = Bb::<V>::EMPTY;
+            for cls in 0..t.step_classes {
+                let k = t.step_class_kind[cls] as usize;
+                att |= Bb::<V>::from_u128(t.step[(!c).index()][k][sq.index()])
+                    & self.by_step_class[cls];
+            }
+            if (att & enemy).any() {
+                return true;
+            }
         }
         for d in 0..8 {
             if t.slide_classes_by_direction[c.index()][d] == 0 {
                 continue;
             }
-            let sliders = self.sliders(c, d) & occ;
-            if sliders.is_empty() {
-                continue;
-            }
-            let ray = Bb::<V>::from_u128(t.ray[opposite_direction(d)][sq.index()]);
-            let blockers = ray & occ;
-            if blockers.any() && sliders.has(nearest(opposite_direction(d), blockers)) {
+            let back = opposite_direction(d);
+            let ray = Bb::<V>::from_u128(t.ray[back][sq.index()]);
+            let candidates = self.sliders(c, d) & ray & occ;
+            if candidates.any() && candidates.has(nearest(back, ray & occ)) {
                 return true;
             }
         }
