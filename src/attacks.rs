@@ -99,12 +99,17 @@ pub struct Tables {
     /// Squares from which some piece of either colour could step onto each square: a cheap first test before
     /// looking at each step class.
     pub step_reach: [u128; MAX_SQUARES],
+    /// For each colour, slide class and square: the squares from which a slider of that class would reach the
+    /// square on an empty board. Ands with the class's pieces give the few candidates worth a blocker test.
+    pub slide_reach: [[[u128; MAX_SQUARES]; MAX_SLIDE_CLASSES]; 2],
     /// For each colour and absolute direction, the bitmask of slide classes that slide that way.
     pub slide_classes_by_direction: [[u8; 8]; 2],
 }
 
 /// The most step or slide classes a game may have.
 pub const MAX_CLASSES: usize = 8;
+/// The most slide classes a game may have.
+pub const MAX_SLIDE_CLASSES: usize = 4;
 pub const NO_CLASS: u8 = 0xff;
 
 const fn square_of(f: i32, r: i32, files: i32, ranks: i32) -> i32 {
@@ -140,6 +145,7 @@ impl Tables {
             slide_classes: 0,
             slide_classes_by_direction: [[0; 8]; 2],
             step_reach: [0; MAX_SQUARES],
+            slide_reach: [[[0; MAX_SQUARES]; MAX_SLIDE_CLASSES]; 2],
         };
         let squares = files * ranks;
         let mut sq = 0;
@@ -286,16 +292,22 @@ impl Tables {
                 }
                 if self.slide_class[k] == NO_CLASS {
                     let n = self.slide_classes;
-                    assert!(n < MAX_CLASSES, "too many slide classes");
+                    assert!(n < MAX_SLIDE_CLASSES, "too many slide classes");
                     self.slide_class[k] = n as u8;
                     self.slide_classes = n + 1;
                 }
+                let cls = self.slide_class[k] as usize;
                 let mut c = 0;
                 while c < 2 {
                     let mut d = 0;
                     while d < 8 {
                         if self.slides[c][k] & (1 << d) != 0 {
-                            self.slide_classes_by_direction[c][d] |= 1 << self.slide_class[k];
+                            self.slide_classes_by_direction[c][d] |= 1 << cls;
+                            let mut sq = 0;
+                            while sq < squares {
+                                self.slide_reach[c][cls][sq] |= self.ray[opposite_direction(d)][sq];
+                                sq += 1;
+                            }
                         }
                         d += 1;
                     }

@@ -4,7 +4,8 @@
 use std::fmt;
 
 use crate::attacks::{
-    direction_is_positive, opposite_direction, MAX_CLASSES, MAX_SQUARES, NO_CLASS,
+    direction_is_positive, opposite_direction, MAX_CLASSES, MAX_SLIDE_CLASSES, MAX_SQUARES,
+    NO_CLASS,
 };
 use crate::bitboard::Bitboard;
 use crate::hand::Hand;
@@ -35,7 +36,7 @@ pub struct Position<V: Variant> {
     pub(crate) by_kind: [Bb<V>; KIND_COUNT],
     /// Pieces of both colours by step class and by slide class (see `Tables::step_class`).
     pub(crate) by_step_class: [Bb<V>; MAX_CLASSES],
-    pub(crate) by_slide_class: [Bb<V>; MAX_CLASSES],
+    pub(crate) by_slide_class: [Bb<V>; MAX_SLIDE_CLASSES],
     pub(crate) hands: [Hand; 2],
     pub(crate) side: Color,
     /// The SFEN move number: 1 at the start, one more after each move.
@@ -148,46 +149,42 @@ impl<V: Variant> Position<V> {
         att
     }
 
-    /// Pieces of `c` that slide in absolute direction `d`.
+    /// Sliders of colour `c` that would reach `sq` on an empty board.
     #[inline(always)]
-    fn sliders(&self, c: Color, d: usize) -> Bb<V> {
-        let mut classes = V::tables().slide_classes_by_direction[c.index()][d];
+    fn slider_candidates(&self, c: Color, sq: Square) -> Bb<V> {
+        let t = V::tables();
         let mut bb = Bb::<V>::EMPTY;
-        while classes != 0 {
-            let k = classes.trailing_zeros() as usize;
-            classes &= classes - 1;
-            bb |= self.by_slide_class[k];
+        for cls in 0..t.slide_classes {
+            bb |= Bb::<V>::from_u128(t.slide_reach[c.index()][cls][sq.index()])
+                & self.by_slide_class[cls];
         }
         bb & self.by_color[c.index()]
+    }
+
+    /// Step attackers of colour `c` (restricted to `enemy`, a subset of `c`'s pieces) onto `sq`.
+    #[inline(always)]
+    fn step_attackers(&self, c: Color, sq: Square, enemy: Bb<V>) -> Bb<V> {
+        let t = V::tables();
+        if (Bb::<V>::from_u128(t.step_reach[sq.index()]) & enemy).is_empty() {
+            return Bb::<V>::EMPTY;
+        }
+        let mut att = Bb::<V>::EMPTY;
+        for cls in 0..t.step_classes {
+            let k = t.step_class_kind[cls] as usize;
+            att |=
+                Bb::<V>::from_u128(t.step[(!c).index()][k][sq.index()]) & self.by_step_class[cls];
+        }
+        att & enemy
     }
 
     /// Pieces of colour `c` attacking `sq`, given the occupancy (which may differ from the board's by removed
     /// pieces, e.g. a king stepping away).
     pub fn attackers_to(&self, c: Color, sq: Square, occ: Bb<V>) -> Bb<V> {
-        let t = V::tables();
         let enemy = self.by_color[c.index()] & occ;
-        let mut att = Bb::<V>::EMPTY;
-        if (Bb::<V>::from_u128(t.step_reach[sq.index()]) & enemy).any() {
-            for cls in 0..t.step_classes {
-                let k = t.step_class_kind[cls] as usize;
-                att |= Bb::<V>::from_u128(t.step[(!c).index()][k][sq.index()])
-                    & self.by_step_class[cls];
-            }
-            att &= enemy;
-        }
-        for d in 0..8 {
-            if t.slide_classes_by_direction[c.index()][d] == 0 {
-                continue;
-            }
-            // a slider moving in direction d reaches sq from the opposite side
-            let back = opposite_direction(d);
-            let ray = Bb::<V>::from_u128(t.ray[back][sq.index()]);
-            let candidates = self.sliders(c, d) & ray & occ;
-            if candidates.any() {
-                let first = nearest(back, ray & occ);
-                if candidates.has(first) {
-                    att |= Bb::<V>::square(first);
-                }
+        let mut att = self.step_attackers(c, sq, enemy);
+        for s in self.slider_candidates(c, sq) & occ {
+            if (Self::between(s, sq) & occ).is_empty() {
+                att |= Bb::<V>::square(s);
             }
         }
         att
@@ -196,27 +193,12 @@ impl<V: Variant> Position<V> {
     /// Whether colour `c` attacks `sq`, given the occupancy.
     #[inline]
     pub fn is_attacked(&self, c: Color, sq: Square, occ: Bb<V>) -> bool {
-        let t = V::tables();
         let enemy = self.by_color[c.index()] & occ;
-        if (Bb::<V>::from_u128(t.step_reach[sq.index()]) & enemy).any() {
-            let mut att = Bb::<V>::EMPTY;
-            for cls in 0..t.step_classes {
-                let k = t.step_class_kind[cls] as usize;
-                att |= Bb::<V>::from_u128(t.step[(!c).index()][k][sq.index()])
-                    & self.by_step_class[cls];
-            }
-            if (att & enemy).any() {
-                return true;
-            }
+        if self.step_attackers(c, sq, enemy).any() {
+            return true;
         }
-        for d in 0..8 {
-            if t.slide_classes_by_direction[c.index()][d] == 0 {
-                continue;
-            }
-            let back = opposite_direction(d);
-            let ray = Bb::<V>::from_u128(t.ray[back][sq.index()]);
-            let candidates = self.sliders(c, d) & ray & occ;
-            if candidates.any() && candidates.has(nearest(back, ray & occ)) {
+        for s in self.slider_candidates(c, sq) & occ {
+            if (Self::between(s, sq) & occ).is_empty() {
                 return true;
             }
         }
@@ -225,30 +207,13 @@ impl<V: Variant> Position<V> {
 
     /// Pieces of colour `c` standing alone between `c`'s king and an enemy slider aimed at it.
     pub fn pinned_pieces(&self, c: Color, occ: Bb<V>) -> Bb<V> {
-        let t = V::tables();
         let ksq = self.kings[c.index()];
-        let them = !c;
         let ours = self.by_color[c.index()];
         let mut pinned = Bb::<V>::EMPTY;
-        for d in 0..8 {
-            // enemy pieces beyond the king in direction d that slide back toward it
-            let back = opposite_direction(d);
-            if t.slide_classes_by_direction[them.index()][back] == 0 {
-                continue;
-            }
-            let ray = Bb::<V>::from_u128(t.ray[d][ksq.index()]);
-            let snipers = self.sliders(them, back) & ray;
-            if snipers.is_empty() {
-                continue;
-            }
-            let mut blockers = ray & occ;
-            let first = nearest(d, blockers);
-            if !ours.has(first) {
-                continue;
-            }
-            blockers ^= Bb::<V>::square(first);
-            if blockers.any() && snipers.has(nearest(d, blockers)) {
-                pinned |= Bb::<V>::square(first);
+        for s in self.slider_candidates(!c, ksq) & occ {
+            let between = Self::between(s, ksq) & occ;
+            if !between.several() && (between & ours).any() {
+                pinned |= between;
             }
         }
         pinned
@@ -370,7 +335,12 @@ impl<V: Variant> Position<V> {
         self.side = !us;
         self.board_key ^= KEYS.side;
         self.move_number += 1;
-        self.update_check_info();
+        self.checkers = self.checkers_after(m);
+        self.pinned = self.pinned_pieces(!us, self.occupied());
+        debug_assert_eq!(
+            self.checkers,
+            self.attackers_to(us, self.kings[(!us).index()], self.occupied())
+        );
         debug_assert_eq!(
             self.key(),
             self.compute_key(),
@@ -445,6 +415,36 @@ impl<V: Variant> Position<V> {
         }
     }
 
+    /// The pieces checking the side to move after `m` was played by the other side: the moved piece itself, or
+    /// a slider it uncovered.
+    #[inline(always)]
+    fn checkers_after(&self, m: Move) -> Bb<V> {
+        let t = V::tables();
+        let mover = !self.side;
+        let king = self.kings[self.side.index()];
+        let occ = self.occupied();
+        let to = m.to();
+        let mut checkers = Bb::<V>::EMPTY;
+        let kind = self.board[to.index()].kind();
+        if Self::attacks_from(mover, kind, to, occ).has(king) {
+            checkers = Bb::<V>::square(to);
+        }
+        if !m.is_drop() {
+            let d = t.direction[king.index()][m.from().index()];
+            if d != 0 {
+                let d = (d - 1) as usize;
+                let hit = Self::slide(d, king, occ) & occ;
+                if hit.any()
+                    && hit != Bb::<V>::square(to)
+                    && (hit & self.slider_candidates(mover, king)).any()
+                {
+                    checkers |= hit;
+                }
+            }
+        }
+        checkers
+    }
+
     pub(crate) fn update_check_info(&mut self) {
         let us = self.side;
         let occ = self.occupied();
@@ -486,7 +486,7 @@ impl<V: Variant> Position<V> {
             by_color: [Bb::<V>::EMPTY; 2],
             by_kind: [Bb::<V>::EMPTY; KIND_COUNT],
             by_step_class: [Bb::<V>::EMPTY; MAX_CLASSES],
-            by_slide_class: [Bb::<V>::EMPTY; MAX_CLASSES],
+            by_slide_class: [Bb::<V>::EMPTY; MAX_SLIDE_CLASSES],
             hands: [Hand::default(); 2],
             side: Color::Black,
             move_number: 1,
@@ -540,16 +540,6 @@ impl<V: Variant> Position<V> {
             Ok(p) => p,
             Err(e) => unreachable!("the built-in start SFEN of {} is invalid: {e}", V::NAME),
         }
-    }
-}
-
-/// The nearest set square to the origin along absolute direction `d`.
-#[inline(always)]
-pub(crate) fn nearest<W: crate::bitboard::BitWord>(d: usize, bb: Bitboard<W>) -> Square {
-    if direction_is_positive(d) {
-        bb.lsb()
-    } else {
-        bb.msb()
     }
 }
 
