@@ -90,6 +90,12 @@ pub struct Tables {
     /// class, `NO_CLASS` for kinds without steps. The position keeps one bitboard per class, so attack
     /// detection looks up each pattern once instead of once per kind.
     pub step_class: [u8; KIND_COUNT],
+    /// Whether each kind is generated together with the rest of its step class, from the class's bitboard:
+    /// true for the first kind of a class whose kinds all slide alike and never promote (gold and the promoted
+    /// minor pieces), false for the others of such a class (they are covered by the first).
+    pub generate_as_class: [bool; KIND_COUNT],
+    /// Kinds skipped by the generator's per-kind loop because their class's first kind covers them.
+    pub covered_by_class: [bool; KIND_COUNT],
     /// A kind of each step class, whose step table is the class's pattern.
     pub step_class_kind: [u8; MAX_CLASSES],
     pub step_classes: usize,
@@ -140,6 +146,8 @@ impl Tables {
             file: [0; MAX_FILES],
             step_class: [NO_CLASS; KIND_COUNT],
             step_class_kind: [0; MAX_CLASSES],
+            generate_as_class: [false; KIND_COUNT],
+            covered_by_class: [false; KIND_COUNT],
             step_classes: 0,
             slide_class: [NO_CLASS; KIND_COUNT],
             slide_classes: 0,
@@ -237,7 +245,42 @@ impl Tables {
             c += 1;
         }
         t.build_classes(squares);
+        t.build_generation_groups();
         t
+    }
+
+    const fn build_generation_groups(&mut self) {
+        let black = Color::Black as usize;
+        let mut cls = 0;
+        while cls < self.step_classes {
+            let first = self.step_class_kind[cls] as usize;
+            let mut members = 0;
+            let mut alike = true;
+            let mut k = 0;
+            while k < KIND_COUNT {
+                if self.step_class[k] == cls as u8 {
+                    members += 1;
+                    if self.promotes[k] || self.slides[black][k] != self.slides[black][first] {
+                        alike = false;
+                    }
+                }
+                k += 1;
+            }
+            if alike && members > 1 {
+                let mut k = 0;
+                while k < KIND_COUNT {
+                    if self.step_class[k] == cls as u8 {
+                        if k == first {
+                            self.generate_as_class[k] = true;
+                        } else {
+                            self.covered_by_class[k] = true;
+                        }
+                    }
+                    k += 1;
+                }
+            }
+            cls += 1;
+        }
     }
 
     const fn build_classes(&mut self, squares: usize) {

@@ -128,6 +128,15 @@ impl<W: BitWord> Bitboard<W> {
         debug_assert!(self.any());
         Square::new((W::BITS - 1 - self.0.leading_zeros()) as u8)
     }
+    /// Each square moved one rank forward for `c` (Black: toward rank a, one index down). Squares on the last
+    /// rank would wrap into the neighbouring file: callers shift only pieces that cannot stand there.
+    #[inline(always)]
+    pub fn forward(self, c: crate::piece::Color) -> Self {
+        match c {
+            crate::piece::Color::Black => Bitboard(self.0 >> 1),
+            crate::piece::Color::White => Bitboard(self.0 << 1),
+        }
+    }
     #[inline(always)]
     pub fn pop(&mut self) -> Option<Square> {
         if self.is_empty() {

@@ -7,7 +7,7 @@
 //! mates at once (uchifuzume).
 
 use crate::moves::{Move, MoveList};
-use crate::piece::Kind;
+use crate::piece::{Color, Kind};
 use crate::position::{Bb, Position};
 use crate::square::Square;
 use crate::variant::Variant;
@@ -111,8 +111,25 @@ impl<V: Variant> Position<V> {
 
         // board moves
         let zone = Bb::<V>::from_u128(t.zone[us.index()]);
+
+        // Pawns move together by one shift (file-major squares: forward is one bit); a pawn never stands on its
+        // last rank, so the shift never wraps into the next file. Pinned pawns go through the per-piece path.
+        let pawns = self.pieces(us, Kind::Pawn);
+        let to = Bb::<V>::forward(pawns & !self.pinned, us) & target;
+        let alive = !Bb::<V>::from_u128(t.dead[us.index()][Kind::Pawn.index()]);
+        sink.pawn_moves(us, to & zone, to & alive);
+
         for &k in V::NON_KING_KINDS {
-            let froms = self.pieces(us, k);
+            if t.covered_by_class[k.index()] {
+                continue;
+            }
+            let froms = if k == Kind::Pawn {
+                pawns & self.pinned
+            } else if t.generate_as_class[k.index()] {
+                self.by_step_class[t.step_class[k.index()] as usize] & ours
+            } else {
+                self.pieces(us, k)
+            };
             if froms.is_empty() {
                 continue;
             }
@@ -253,6 +270,8 @@ impl<V: Variant> Position<V> {
 trait MoveSink<V: Variant> {
     /// Moves from `from` promoting on each square of `promote` and not promoting on each square of `stay`.
     fn board_moves(&mut self, from: Square, promote: Bb<V>, stay: Bb<V>);
+    /// Pawn moves one step forward onto each square of `promote` (promoting) and `stay` (not promoting).
+    fn pawn_moves(&mut self, us: Color, promote: Bb<V>, stay: Bb<V>);
     fn drops(&mut self, kind: Kind, to: Bb<V>);
 }
 
@@ -269,6 +288,20 @@ impl<V: Variant> MoveSink<V> for ListSink<'_> {
         }
     }
     #[inline(always)]
+    fn pawn_moves(&mut self, us: Color, promote: Bb<V>, stay: Bb<V>) {
+        // Black's pawn moves toward rank a, one index down; White's one index up
+        let back = |to: Square| match us {
+            Color::Black => Square::new(to.index() as u8 + 1),
+            Color::White => Square::new(to.index() as u8 - 1),
+        };
+        for sq in promote {
+            self.0.push(Move::normal(back(sq), sq, true));
+        }
+        for sq in stay {
+            self.0.push(Move::normal(back(sq), sq, false));
+        }
+    }
+    #[inline(always)]
     fn drops(&mut self, kind: Kind, to: Bb<V>) {
         for sq in to {
             self.0.push(Move::drop(kind, sq));
@@ -281,6 +314,10 @@ struct CountSink(u64);
 impl<V: Variant> MoveSink<V> for CountSink {
     #[inline(always)]
     fn board_moves(&mut self, _from: Square, promote: Bb<V>, stay: Bb<V>) {
+        self.0 += (promote.count() + stay.count()) as u64;
+    }
+    #[inline(always)]
+    fn pawn_moves(&mut self, _us: Color, promote: Bb<V>, stay: Bb<V>) {
         self.0 += (promote.count() + stay.count()) as u64;
     }
     #[inline(always)]
