@@ -26,6 +26,50 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaf nodes of the legal move tree, or check a perft suite file.
     Perft(PerftArgs),
+    /// Search a fixed list of positions to a fixed depth and report nodes and speed.
+    Bench(BenchArgs),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BenchGame {
+    Shogi,
+    Minishogi,
+    #[value(alias = "yari")]
+    Yarishogi,
+    All,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// The game, or all three.
+    #[arg(long, value_enum, default_value = "shogi")]
+    pub variant: BenchGame,
+    /// Search depth for every position.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i32).range(1..=100))]
+    pub depth: i32,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: u64,
+    /// Hash table size in MB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub hash: u64,
+}
+
+pub fn run_bench(args: &BenchArgs) -> ExitCode {
+    let games: &[&str] = match args.variant {
+        BenchGame::Shogi => &["shogi"],
+        BenchGame::Minishogi => &["minishogi"],
+        BenchGame::Yarishogi => &["yarishogi"],
+        BenchGame::All => &["shogi", "minishogi", "yarishogi"],
+    };
+    hayate::bench::run_bench(
+        games,
+        args.depth,
+        args.threads as usize,
+        args.hash as usize,
+        &|l| println!("{l}"),
+    );
+    ExitCode::SUCCESS
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

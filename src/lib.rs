@@ -4,7 +4,9 @@
 //! perft, generic over the [`variant::Variant`] of the game.
 
 pub mod attacks;
+pub mod bench;
 pub mod bitboard;
+pub mod eval;
 pub mod hand;
 pub mod movegen;
 pub mod moves;
@@ -12,9 +14,12 @@ pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod search;
 pub mod sfen;
 pub mod square;
 pub mod suite;
+pub mod tt;
+pub mod usi;
 pub mod variant;
 pub mod zobrist;
 

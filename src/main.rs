@@ -9,9 +9,10 @@ fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match args.command {
         Some(cli::Command::Perft(p)) => cli::run_perft(&p),
+        Some(cli::Command::Bench(b)) => cli::run_bench(&b),
         None => {
-            eprintln!("the USI loop is not built yet; run `hayate perft --help`");
-            ExitCode::from(2)
+            hayate::usi::run();
+            ExitCode::SUCCESS
         }
     }
 }

@@ -12,11 +12,20 @@ use crate::hand::Hand;
 use crate::moves::Move;
 use crate::piece::{Color, Kind, Piece, KIND_COUNT};
 use crate::square::Square;
-use crate::variant::Variant;
+use crate::variant::{RepetitionRule, Variant};
 use crate::zobrist::KEYS;
 
 /// The bitboard of variant `V`.
 pub type Bb<V> = Bitboard<<V as Variant>::Word>;
+
+/// A repeated position's meaning for the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Repetition {
+    None,
+    Draw,
+    Win,
+    Loss,
+}
 
 /// What `do_move` saves so that `undo_move` can restore the position exactly.
 #[derive(Clone, Copy, Debug)]
@@ -114,6 +123,49 @@ impl<V: Variant> Position<V> {
     }
     pub fn history(&self) -> &[StateInfo<V>] {
         &self.history
+    }
+
+    /// Whether the current position occurred before (same board, hands and side to move), looking back at most
+    /// `max_plies` moves and never across a null move, and what that repetition means by the game's rule: a side
+    /// that gave check with every one of its moves since the earlier occurrence loses; otherwise the game's
+    /// `RepetitionRule` decides. The search scores the first repetition as the game's final outcome.
+    pub fn repetition(&self, max_plies: usize) -> Repetition {
+        let len = self.history.len();
+        let key = self.key();
+        let mut back = 2;
+        while back <= len.min(max_plies) {
+            let j = len - back;
+            // a null move in between breaks the chain of real moves
+            if self.history[j].mv.is_none() || self.history[j + 1].mv.is_none() {
+                return Repetition::None;
+            }
+            let st = &self.history[j];
+            if st.board_key ^ st.hand_key == key {
+                // move i gave check when the position after it (i + 1) was in check
+                let gave_check = |i: usize| {
+                    if i + 1 == len {
+                        self.checkers.any()
+                    } else {
+                        self.history[i + 1].checkers.any()
+                    }
+                };
+                let we_checked = (j..len).step_by(2).all(gave_check);
+                let they_checked = (j + 1..len).step_by(2).all(gave_check);
+                return if they_checked {
+                    Repetition::Win
+                } else if we_checked {
+                    Repetition::Loss
+                } else {
+                    match (V::REPETITION, self.side) {
+                        (RepetitionRule::Draw, _) => Repetition::Draw,
+                        (RepetitionRule::BlackLoses, Color::Black) => Repetition::Loss,
+                        (RepetitionRule::BlackLoses, Color::White) => Repetition::Win,
+                    }
+                };
+            }
+            back += 2;
+        }
+        Repetition::None
     }
 
     // ----- attacks -----------------------------------------------------------------------------------------
@@ -564,5 +616,44 @@ impl<V: Variant> fmt::Display for Position<V> {
 impl<V: Variant> fmt::Debug for Position<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({})", self.to_sfen())
+    }
+}
+
+impl<V: Variant> Position<V> {
+    /// The entering-king declaration points of `c` (5 per rook or bishop, promoted or not, 1 per other piece;
+    /// counting pieces in `c`'s promotion zone and in hand), and the number of `c`'s pieces in the zone other
+    /// than the king.
+    pub fn declaration_points(&self, c: Color) -> (u32, u32) {
+        let zone = Bb::<V>::from_u128(V::tables().zone[c.index()]);
+        let in_zone = zone & self.color_bb(c) & !self.kind_bb(Kind::King);
+        let big = self.kind_bb(Kind::Rook)
+            | self.kind_bb(Kind::Bishop)
+            | self.kind_bb(Kind::ProRook)
+            | self.kind_bb(Kind::ProBishop);
+        let big_in_zone = (in_zone & big).count();
+        let hand = self.hand(c);
+        let big_in_hand = hand.count(Kind::Rook) as u32 + hand.count(Kind::Bishop) as u32;
+        let small = in_zone.count() - big_in_zone + hand.total() - big_in_hand;
+        (5 * (big_in_zone + big_in_hand) + small, in_zone.count())
+    }
+
+    /// Whether the side to move may declare a win by entering king under a rule needing `black_points` as sente
+    /// and `white_points` as gote: its king in the zone, not in check, at least ten other pieces in the zone.
+    pub fn can_declare(&self, black_points: u32, white_points: u32) -> bool {
+        if !V::ENTERING_KING || self.in_check() {
+            return false;
+        }
+        let c = self.side;
+        let zone = Bb::<V>::from_u128(V::tables().zone[c.index()]);
+        if !zone.has(self.king(c)) {
+            return false;
+        }
+        let (points, pieces) = self.declaration_points(c);
+        let needed = if c == Color::Black {
+            black_points
+        } else {
+            white_points
+        };
+        pieces >= 10 && points >= needed
     }
 }

@@ -1,0 +1,139 @@
+//! `hayate bench`: a fixed list of positions per game searched to a fixed depth. With one thread the node
+//! count is the same on every run and serves as the search's signature.
+
+use std::time::Instant;
+
+use crate::eval::GameEval;
+use crate::position::Position;
+use crate::search::{Control, Limits, Searcher, TimeOptions};
+use crate::variant::{Minishogi, Shogi, Yari};
+
+/// Start position, openings, middlegames, endgames and positions with many pieces in hand.
+pub const SHOGI_POSITIONS: [&str; 10] = [
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    "lnsgk1snl/5g1s1/+Rp1ppp1pp/2p3p2/7b1/1P7/P2PPPPPP/2G1KSGR1/LN+b4NL w Pp 20",
+    "1nsg1g1nl/lr1k1s1b1/1pppppp2/p6pp/9/4P4/PPPP1PPPP/LB1S3SR/1N1GKG1NL b - 13",
+    "l4gsnl/3gkr1b1/1p1p1pppp/p2sp4/1Pp6/P4P2P/B1P1GKPP1/1S5SR/LN2G2+nL b n2p 39",
+    "ln5nb/2gk2srb/3g4l/p1p1sPppp/1p5P1/P1PPP1G2/1PN3P1P/L1S1GS2L/5KRN1 b 3P 61",
+    "2s1ksg1l/9/+Ppnppp1pp/9/s2P1b3/2P1NPP2/4PBpPP/G4SLR1/1K1GG2NL w NL3Pr 60",
+    "lk3g1nl/3sgs3/pp2p2p1/B2p4p/9/1P7/+l1GPPPPPP/3R2S2/1NS1K1GNL b N3Prb2p 39",
+    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+    "2+R1bk1nl/l2g2s2/pppp1p1pp/9/7G1/2P2PS1P/PP1PP1PP1/2+bSR4/4KGSNL w N2Pgnl 32",
+    "8k/6G2/7S1/9/9/9/9/9/4K4 b P 1",
+];
+
+pub const MINISHOGI_POSITIONS: [&str; 9] = [
+    "rbsgk/4p/5/P4/KGSBR b - 1",
+    "3k1/K2sg/4R/3pB/+r4 b Pbgs 61",
+    "1bs1p/5/3kg/G4/1KS2 b 2RPb 21",
+    "rk3/b4/1s2P/PR2S/K1G2 w Gb 22",
+    "1b1k1/3sg/5/2G2/1KSB1 w P2rp 10",
+    "rb+Pg1/5/3k1/P4/KGSB1 b Sr 7",
+    "5/1bsk1/P4/3S1/KG3 w RBGrp 28",
+    "3gk/ps2p/5/K1G2/3BR b RBs 11",
+    "1k1rs/p4/5/2G2/KBSP1 b BGr 27",
+];
+
+pub const YARI_POSITIONS: [&str; 9] = [
+    "rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1",
+    "4br1/r1nk1b1/pnp2p1/3pp1p/1p5/PPP2P1/R2PP1P/1BB1NNR/4K2 b - 23",
+    "r1nkb1r/6b/pnppppp/7/1pP4/PP5/3PPPP/4N2/RBBK1NR w - 10",
+    "rnnkr2/4bb1/ppp1p2/3p1pp/7/5P1/PPPPPNP/R1B2K1/2B2NR b - 13",
+    "3k2r/r3b2/p+Bn1pbp/2ppP2/2P2p1/6P/PP1P1+n1/B1K1NN1/4R1R b Pp 33",
+    "r6/3k3/3p1p1/1pp4/p2K3/1P5/PNP4/1BBP+n2/6R w R2BPr2n4p 60",
+    "2n1k2/r2b2r/npppbpp/3Pp2/p5P/P6/RPP1PP1/1K2NN1/1BB3R b - 25",
+    "r4br/2kb3/p1nNpp1/2pp2p/7/P2PKP1/2B1P1P/2B4/R3NNR w 3p 26",
+    "rnk1bb1/nrn4/1pp3p/p6/3NPp1/P4B1/1PPP1PP/4RR1/1B1K3 w 2P 38",
+];
+
+/// Searches every position of `V`'s list to `depth`; returns (nodes, seconds).
+fn bench_game<V: GameEval>(
+    sfens: &[&str],
+    depth: i32,
+    searcher: &mut Searcher,
+    out: &dyn Fn(&str),
+) -> (u64, f64) {
+    let mut total = 0;
+    let mut secs = 0.0;
+    for (i, sfen) in sfens.iter().enumerate() {
+        let pos = match Position::<V>::from_sfen(sfen) {
+            Ok(p) => p,
+            Err(e) => {
+                out(&format!("info string error: bench position {sfen}: {e}"));
+                continue;
+            }
+        };
+        searcher.clear();
+        let control = searcher.control();
+        reset(&control);
+        let limits = Limits {
+            depth: Some(depth),
+            multipv: 1,
+            ..Limits::default()
+        };
+        let start = Instant::now();
+        let r = searcher.search(&pos, &limits, &TimeOptions::default(), &|_| {});
+        let t = start.elapsed().as_secs_f64();
+        total += r.nodes;
+        secs += t;
+        let best = r
+            .best
+            .map_or("none".to_string(), crate::notation::move_to_usi::<V>);
+        out(&format!(
+            "{} position {:>2}: depth {} nodes {:>10} time {:>7.0} ms bestmove {best} score {}",
+            V::NAME,
+            i + 1,
+            r.depth,
+            r.nodes,
+            t * 1000.0,
+            r.score
+        ));
+    }
+    (total, secs)
+}
+
+fn reset(control: &Control) {
+    control
+        .stop
+        .store(false, std::sync::atomic::Ordering::SeqCst);
+    control
+        .pondering
+        .store(false, std::sync::atomic::Ordering::SeqCst);
+    if let Ok(mut s) = control.start.lock() {
+        *s = Instant::now();
+    }
+}
+
+/// Runs the bench for the named games (`shogi`, `minishogi`, `yarishogi`), printing through `out`.
+pub fn run_bench(
+    games: &[&str],
+    depth: i32,
+    threads: usize,
+    hash_mb: usize,
+    out: &dyn Fn(&str),
+) -> u64 {
+    let mut searcher = Searcher::new(threads, hash_mb);
+    let mut nodes = 0;
+    let mut secs = 0.0;
+    for g in games {
+        let (n, s) = match *g {
+            "shogi" => bench_game::<Shogi>(&SHOGI_POSITIONS, depth, &mut searcher, out),
+            "minishogi" => bench_game::<Minishogi>(&MINISHOGI_POSITIONS, depth, &mut searcher, out),
+            "yarishogi" => bench_game::<Yari>(&YARI_POSITIONS, depth, &mut searcher, out),
+            other => {
+                out(&format!("info string error: unknown game '{other}'"));
+                continue;
+            }
+        };
+        nodes += n;
+        secs += s;
+    }
+    out("===========================");
+    out(&format!("Total time (ms) : {:.0}", secs * 1000.0));
+    out(&format!("Nodes searched: {nodes}"));
+    out(&format!(
+        "Nodes/second: {:.0}",
+        nodes as f64 / secs.max(1e-9)
+    ));
+    nodes
+}

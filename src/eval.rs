@@ -1,0 +1,145 @@
+//! Static evaluation in centipawns from the side to move: material on the board and in hand, and king safety
+//! (attackers and defenders near each king, pieces in the opponent's hand counted as potential attackers).
+//!
+//! Each game supplies its values through `GameEval`; the terms are shared. A learned evaluation can replace
+//! `evaluate` behind the same signature.
+
+use crate::piece::{Color, Kind, KIND_COUNT};
+use crate::position::{Bb, Position};
+use crate::square::Square;
+use crate::variant::{Minishogi, Shogi, Variant, Yari};
+
+/// Per-game evaluation constants.
+pub trait GameEval: Variant {
+    /// Value of a piece on the board, by kind (the king's entry is unused).
+    const BOARD_VALUE: [i32; KIND_COUNT];
+    /// Value of a piece in hand, by unpromoted kind (P L N S G B R).
+    const HAND_VALUE: [i32; 7];
+    /// Penalty per enemy attacker (non-pawn) within two squares of the king.
+    const ATTACKER_NEAR_KING: i32;
+    /// Bonus per own gold, silver or promoted minor piece next to the king.
+    const DEFENDER_NEAR_KING: i32;
+    /// Penalty per non-pawn piece in the opponent's hand, when it already has an attacker near the king.
+    const HAND_THREAT: i32;
+}
+
+// 9×9: the classic material scale used by Bonanza-era engines (pawn about 90, rook about 990), rounded; hand
+// pieces a little above their board value because a drop can go anywhere. King-safety weights are hand-set
+// starting points, to be tuned by self-play.
+impl GameEval for Shogi {
+    const BOARD_VALUE: [i32; KIND_COUNT] = [
+        90, 315, 405, 495, 540, 855, 990, 0, 540, 540, 540, 540, 945, 1395,
+    ];
+    const HAND_VALUE: [i32; 7] = [105, 350, 450, 550, 600, 950, 1100];
+    const ATTACKER_NEAR_KING: i32 = 30;
+    const DEFENDER_NEAR_KING: i32 = 20;
+    const HAND_THREAT: i32 = 10;
+}
+
+// 5×5: starting values scaled from 9×9 where the pieces exist; on the small board the rook and bishop lose
+// relative value and gold and silver gain. Hand-set, to be replaced by values from self-play.
+impl GameEval for Minishogi {
+    const BOARD_VALUE: [i32; KIND_COUNT] =
+        [100, 0, 0, 500, 580, 650, 750, 0, 600, 0, 0, 590, 850, 1000];
+    const HAND_VALUE: [i32; 7] = [130, 0, 0, 560, 640, 700, 800];
+    const ATTACKER_NEAR_KING: i32 = 25;
+    const DEFENDER_NEAR_KING: i32 = 10;
+    const HAND_THREAT: i32 = 15;
+}
+
+// Yari shogi: the yari pieces move forward only, so they are worth less than their 9×9 namesakes; the promoted
+// rook is a full rook and the yari gold keeps a backward slide. Hand-set from the pieces' mobility.
+impl GameEval for Yari {
+    const BOARD_VALUE: [i32; KIND_COUNT] =
+        [100, 0, 380, 0, 0, 420, 650, 0, 500, 0, 600, 0, 600, 1000];
+    const HAND_VALUE: [i32; 7] = [120, 0, 420, 0, 0, 460, 700];
+    const ATTACKER_NEAR_KING: i32 = 25;
+    const DEFENDER_NEAR_KING: i32 = 15;
+    const HAND_THREAT: i32 = 10;
+}
+
+/// Squares within Chebyshev distance `r` of `sq`.
+fn near<V: Variant>(sq: Square, r: usize) -> Bb<V> {
+    let (f, k) = (sq.file_index(V::RANKS), sq.rank_index(V::RANKS));
+    let mut bb = Bb::<V>::EMPTY;
+    for fi in f.saturating_sub(r)..=(f + r).min(V::FILES - 1) {
+        for ri in k.saturating_sub(r)..=(k + r).min(V::RANKS - 1) {
+            bb |= Bb::<V>::square(Square::from_coords(fi, ri, V::RANKS));
+        }
+    }
+    bb
+}
+
+/// The evaluation broken into terms, each from Black's point of view.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EvalTerms {
+    pub board_material: i32,
+    pub hand_material: i32,
+    pub king_safety: i32,
+}
+
+impl EvalTerms {
+    pub fn total(&self) -> i32 {
+        self.board_material + self.hand_material + self.king_safety
+    }
+}
+
+pub fn eval_terms<V: GameEval>(pos: &Position<V>) -> EvalTerms {
+    let mut t = EvalTerms::default();
+    for &k in V::BOARD_KINDS {
+        if k == Kind::King {
+            continue;
+        }
+        let v = V::BOARD_VALUE[k.index()];
+        let diff =
+            pos.pieces(Color::Black, k).count() as i32 - pos.pieces(Color::White, k).count() as i32;
+        t.board_material += v * diff;
+    }
+    for &k in V::HAND_KINDS {
+        let v = V::HAND_VALUE[k.index()];
+        let diff = pos.hand(Color::Black).count(k) as i32 - pos.hand(Color::White).count(k) as i32;
+        t.hand_material += v * diff;
+    }
+    for c in Color::ALL {
+        let sign = if c == Color::Black { 1 } else { -1 };
+        let ksq = pos.king(c);
+        let zone2 = near::<V>(ksq, 2);
+        let zone1 = near::<V>(ksq, 1);
+        let them = !c;
+        let attackers =
+            zone2 & pos.color_bb(them) & !pos.kind_bb(Kind::Pawn) & !pos.kind_bb(Kind::King);
+        let defenders = zone1
+            & pos.color_bb(c)
+            & (pos.kind_bb(Kind::Gold)
+                | pos.kind_bb(Kind::Silver)
+                | pos.kind_bb(Kind::ProPawn)
+                | pos.kind_bb(Kind::ProSilver)
+                | pos.kind_bb(Kind::ProKnight)
+                | pos.kind_bb(Kind::ProLance));
+        let mut s = -(attackers.count() as i32) * V::ATTACKER_NEAR_KING
+            + defenders.count() as i32 * V::DEFENDER_NEAR_KING;
+        if attackers.any() {
+            let hand = pos.hand(them);
+            let pieces = hand.total() as i32 - hand.count(Kind::Pawn) as i32;
+            s -= pieces * V::HAND_THREAT;
+        }
+        t.king_safety += sign * s;
+    }
+    t
+}
+
+/// The evaluation from the side to move's point of view.
+pub fn evaluate<V: GameEval>(pos: &Position<V>) -> i32 {
+    let v = eval_terms(pos).total();
+    if pos.side_to_move() == Color::Black {
+        v
+    } else {
+        -v
+    }
+}
+
+/// The value of capturing a piece of this kind: its board value plus what it is worth in the captor's hand.
+#[inline]
+pub fn capture_value<V: GameEval>(k: Kind) -> i32 {
+    V::BOARD_VALUE[k.index()] + V::HAND_VALUE[k.unpromoted().index().min(6)]
+}
