@@ -1,1 +1,159 @@
-fn main() {}
+//! Move generation benchmarks (divan): perft from each game's start position, and legal move generation
+//! (`GenMode::All` and `GenMode::Captures`) on middlegame positions taken from the perft suites in `perft/`.
+//!
+//! Run with `cargo bench --bench movegen`; `cargo bench --bench movegen -- --help` lists divan's options.
+
+use std::fmt;
+
+use divan::counter::ItemsCount;
+use divan::{black_box, Bencher};
+use hayate::movegen::GenMode;
+use hayate::perft::perft;
+use hayate::{Minishogi, MoveList, Position, Shogi, Variant, Yari};
+
+fn main() {
+    divan::main();
+}
+
+/// A suite position, shown in the report by its short name.
+#[derive(Clone, Copy)]
+struct Named {
+    name: &'static str,
+    sfen: &'static str,
+}
+
+impl fmt::Display for Named {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+const SHOGI_POSITIONS: &[Named] = &[
+    Named {
+        name: "drops-207",
+        sfen: "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+    },
+    Named {
+        name: "playout-118",
+        sfen: "1rsg1g1nl/4k1sb1/1pppppp1p/N5np1/p8/3P1PP2/LPP1P1SPP/1B2KR3/2+l2G1NL w gsp 38",
+    },
+    Named {
+        name: "playout-29",
+        sfen: "lnrg1k1n1/1srgs2bl/p1pp2ppp/1p2pS3/P6P1/1P1P1PP2/N1BKP3+p/4G4/L1S1G3N w LPp 54",
+    },
+    Named {
+        name: "max-593",
+        sfen: "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
+    },
+];
+
+const MINISHOGI_POSITIONS: &[Named] = &[
+    Named {
+        name: "playout-47a",
+        sfen: "1b1k1/3sg/5/2G2/1KSB1 w P2rp 10",
+    },
+    Named {
+        name: "playout-47b",
+        sfen: "5/1bsk1/P4/3S1/KG3 w RBGrp 28",
+    },
+    Named {
+        name: "playout-45",
+        sfen: "Kb2k/2sR1/2p1G/2+r1B/5 w Pgs 34",
+    },
+];
+
+const YARI_POSITIONS: &[Named] = &[
+    Named {
+        name: "playout-134",
+        sfen: "r6/3k3/3p1p1/1pp4/p2K3/1P5/PNP4/1BBP+n2/6R w R2BPr2n4p 60",
+    },
+    Named {
+        name: "playout-111",
+        sfen: "r5r/1k5/p1R1bpp/7/P6/2b1nPP/2P2+nb/1K5/1R5 w 2N4Pb3p 52",
+    },
+    Named {
+        name: "playout-40",
+        sfen: "3k2r/r3b2/p+Bn1pbp/2ppP2/2P2p1/6P/PP1P1+n1/B1K1NN1/4R1R b Pp 33",
+    },
+];
+
+/// Perft from the start position; the counter reports leaf nodes per second.
+fn perft_startpos<V: Variant>(bencher: Bencher, depth: u32) {
+    let mut pos = Position::<V>::startpos();
+    let nodes = perft(&mut pos, depth);
+    bencher
+        .counter(ItemsCount::new(nodes))
+        .bench_local(|| perft(&mut pos, black_box(depth)));
+}
+
+/// One call of the legal move generator in `mode`; the counter reports generated moves per second.
+fn generate<V: Variant>(bencher: Bencher, p: Named, mode: GenMode) {
+    let pos =
+        Position::<V>::from_sfen(p.sfen).unwrap_or_else(|e| panic!("{}: bad SFEN: {e}", p.sfen));
+    let mut list = MoveList::new();
+    pos.generate(mode, &mut list);
+    bencher
+        .counter(ItemsCount::new(list.len()))
+        .bench_local(|| {
+            let mut list = MoveList::new();
+            black_box(&pos).generate(black_box(mode), &mut list);
+            list.len()
+        });
+}
+
+mod perft_startpos {
+    use super::*;
+
+    #[divan::bench]
+    fn shogi_d4(bencher: Bencher) {
+        perft_startpos::<Shogi>(bencher, 4);
+    }
+
+    #[divan::bench]
+    fn minishogi_d5(bencher: Bencher) {
+        perft_startpos::<Minishogi>(bencher, 5);
+    }
+
+    #[divan::bench]
+    fn yari_d4(bencher: Bencher) {
+        perft_startpos::<Yari>(bencher, 4);
+    }
+}
+
+mod generate_all {
+    use super::*;
+
+    #[divan::bench(args = SHOGI_POSITIONS)]
+    fn shogi(bencher: Bencher, p: Named) {
+        generate::<Shogi>(bencher, p, GenMode::All);
+    }
+
+    #[divan::bench(args = MINISHOGI_POSITIONS)]
+    fn minishogi(bencher: Bencher, p: Named) {
+        generate::<Minishogi>(bencher, p, GenMode::All);
+    }
+
+    #[divan::bench(args = YARI_POSITIONS)]
+    fn yari(bencher: Bencher, p: Named) {
+        generate::<Yari>(bencher, p, GenMode::All);
+    }
+}
+
+mod generate_captures {
+    use super::*;
+
+    #[divan::bench(args = SHOGI_POSITIONS)]
+    fn shogi(bencher: Bencher, p: Named) {
+        generate::<Shogi>(bencher, p, GenMode::Captures);
+    }
+
+    #[divan::bench(args = MINISHOGI_POSITIONS)]
+    fn minishogi(bencher: Bencher, p: Named) {
+        generate::<Minishogi>(bencher, p, GenMode::Captures);
+    }
+
+    #[divan::bench(args = YARI_POSITIONS)]
+    fn yari(bencher: Bencher, p: Named) {
+        generate::<Yari>(bencher, p, GenMode::Captures);
+    }
+}

@@ -1011,9 +1011,24 @@ impl<'a, V: GameEval> Worker<'a, V> {
     }
 }
 
-/// Selection sort step: moves the best-scored remaining move to `i` and returns it.
+/// Moves the best-scored remaining move to `i` and returns it: a selection step for the first few moves (a
+/// cut-off usually comes early), then one sort of the rest.
 #[inline]
 fn pick(moves: &mut MoveList, scores: &mut [i32; crate::moves::MAX_MOVES], i: usize) -> Move {
+    const SELECT: usize = 6;
+    if i == SELECT && moves.len() > SELECT + 1 {
+        let n = moves.len();
+        let mut pairs: arrayvec::ArrayVec<(i32, Move), { crate::moves::MAX_MOVES }> =
+            (SELECT..n).map(|j| (scores[j], moves[j])).collect();
+        pairs.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        for (k, (sc, m)) in pairs.into_iter().enumerate() {
+            scores[SELECT + k] = sc;
+            moves[SELECT + k] = m;
+        }
+    }
+    if i >= SELECT {
+        return moves[i];
+    }
     let mut best = i;
     for j in i + 1..moves.len() {
         if scores[j] > scores[best] {
