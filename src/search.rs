@@ -475,7 +475,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
                     break;
                 }
                 // stable sort keeps earlier lines in place
-                self.root_moves[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.is_main() {
                     self.report(depth, multipv.min(pv_idx + 1));
                 }
@@ -1020,7 +1020,7 @@ fn pick(moves: &mut MoveList, scores: &mut [i32; crate::moves::MAX_MOVES], i: us
         let n = moves.len();
         let mut pairs: arrayvec::ArrayVec<(i32, Move), { crate::moves::MAX_MOVES }> =
             (SELECT..n).map(|j| (scores[j], moves[j])).collect();
-        pairs.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        pairs.sort_unstable_by_key(|p| std::cmp::Reverse(p.0));
         for (k, (sc, m)) in pairs.into_iter().enumerate() {
             scores[SELECT + k] = sc;
             moves[SELECT + k] = m;

@@ -130,6 +130,24 @@ impl<V: Variant> Position<V> {
                 found: ranks.len(),
             });
         }
+        // the board's shape first, so that another game's SFEN is reported as such rather than by its letters
+        for (r, rank) in ranks.iter().enumerate() {
+            let width: usize = rank
+                .chars()
+                .map(|c| match c.to_digit(10) {
+                    Some(d) => d as usize,
+                    None if c == '+' => 0,
+                    None => 1,
+                })
+                .sum();
+            if width != V::FILES {
+                return Err(SfenError::WrongFileCount {
+                    rank: (b'a' + r as u8) as char,
+                    expected: V::FILES,
+                    found: width,
+                });
+            }
+        }
         let mut kings = [0u32; 2];
         for (r, rank) in ranks.iter().enumerate() {
             let rank_letter = (b'a' + r as u8) as char;
@@ -222,8 +240,13 @@ impl<V: Variant> Position<V> {
                     continue;
                 }
                 let kind = match Kind::from_letter(ch) {
-                    Some(k) if k != Kind::King => k,
-                    _ => return Err(SfenError::BadHand(format!("unknown piece '{ch}'"))),
+                    Some(Kind::King) => {
+                        return Err(SfenError::BadHand(format!(
+                            "a king ('{ch}') cannot be held in hand"
+                        )))
+                    }
+                    Some(k) => k,
+                    None => return Err(SfenError::BadHand(format!("unknown piece '{ch}'"))),
                 };
                 if !V::HAND_KINDS.contains(&kind) {
                     return Err(SfenError::BadHand(format!(
@@ -254,7 +277,7 @@ impl<V: Variant> Position<V> {
         let move_number = match fields.get(3) {
             None => 1,
             Some(s) => match s.parse::<u32>() {
-                Ok(n) if n >= 1 && n < 1_000_000 => n,
+                Ok(n) if (1..1_000_000).contains(&n) => n,
                 _ => return Err(SfenError::BadMoveNumber(s.to_string())),
             },
         };
@@ -311,8 +334,8 @@ impl<V: Variant> Position<V> {
                 totals[k.index()] += self.hands[c.index()].count(k) as u32;
             }
         }
-        for k in 0..8 {
-            if totals[k] > V::PIECE_TOTALS[k] as u32 {
+        for (k, &total) in totals.iter().enumerate() {
+            if total > V::PIECE_TOTALS[k] as u32 {
                 return Err(SfenError::TooManyPieces(Kind::from_index(k).letter()));
             }
         }

@@ -73,6 +73,7 @@ impl Output {
 
 /// One of the three games with its position.
 #[derive(Clone)]
+#[allow(clippy::large_enum_variant)] // one per engine, never moved in a hot path
 pub enum Game {
     Shogi(Position<Shogi>),
     Minishogi(Position<Minishogi>),
@@ -114,7 +115,7 @@ impl Game {
     }
 
     /// Parses an SFEN for the current game, or for the game whose board shape the SFEN has.
-    fn from_sfen(&self, sfen: &str) -> Result<Game, SfenError> {
+    fn parse_sfen(&self, sfen: &str) -> Result<Game, SfenError> {
         let shape = board_shape(sfen);
         let mine = with_game!(self, _p, V, (V::RANKS, V::FILES));
         let target = if shape == Some(mine) {
@@ -210,13 +211,10 @@ fn spawn_reader() -> Receiver<Input> {
             let mut input = stdin.lock();
             loop {
                 let mut buf = Vec::new();
-                let n = match (&mut input)
+                let n = (&mut input)
                     .take(MAX_LINE as u64)
                     .read_until(b'\n', &mut buf)
-                {
-                    Ok(n) => n,
-                    Err(_) => 0,
-                };
+                    .unwrap_or_default();
                 if n == 0 {
                     let _ = tx.send(Input::Eof);
                     return;
@@ -528,7 +526,7 @@ impl Engine {
         };
         let base = match setup.first() {
             Some(&"startpos") if setup.len() == 1 => Game::start(&self.options.variant),
-            Some(&"sfen") => match self.game.from_sfen(&setup[1..].join(" ")) {
+            Some(&"sfen") => match self.game.parse_sfen(&setup[1..].join(" ")) {
                 Ok(g) => Some(g),
                 Err(e) => {
                     self.out.error(&format!("position: {e}"));
@@ -557,10 +555,7 @@ impl Engine {
 
     fn cmd_display(&self) {
         let text = with_game!(&self.game, p, _V, {
-            let checkers: Vec<String> = p
-                .checkers()
-                .map(|s| crate::sfen::square_name::<_V>(s))
-                .collect();
+            let checkers: Vec<String> = p.checkers().map(crate::sfen::square_name::<_V>).collect();
             format!("{p}key {:016x}\ncheckers {}", p.key(), checkers.join(" "))
         });
         for line in text.lines() {

@@ -86,7 +86,6 @@ fn board_of_another_game() {
 /// Engine bug: the letters of a rank are checked before its length, so a 9×9 SFEN given to Yari shogi is
 /// reported as `PieceNotInGame("l")` (the lance on 9a) instead of as a board of the wrong shape.
 #[test]
-#[ignore = "engine bug: from_sfen checks piece letters before the file count of a rank"]
 fn shogi_board_given_to_yari_is_a_shape_error() {
     rejects::<Yari>(
         SHOGI_START,
