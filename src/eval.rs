@@ -21,7 +21,14 @@ pub trait GameEval: Variant {
     const DEFENDER_NEAR_KING: i32;
     /// Penalty per non-pawn piece in the opponent's hand, when it already has an attacker near the king.
     const HAND_THREAT: i32;
+    /// Piece-square terms by kind and relative rank (0 = own back rank, counting toward the opponent).
+    const RANK_BONUS: [[i32; 9]; KIND_COUNT];
+    /// Per square a sliding piece attacks.
+    const MOBILITY: i32;
 }
+
+/// No bonus for any rank.
+const FLAT: [i32; 9] = [0; 9];
 
 // 9×9: the classic material scale used by Bonanza-era engines (pawn about 90, rook about 990), rounded; hand
 // pieces a little above their board value because a drop can go anywhere. King-safety weights are hand-set
@@ -34,6 +41,25 @@ impl GameEval for Shogi {
     const ATTACKER_NEAR_KING: i32 = 30;
     const DEFENDER_NEAR_KING: i32 = 20;
     const HAND_THREAT: i32 = 10;
+    // Hand-set: the king stays home, silvers and golds form a castle one or two ranks up, knights and lances
+    // should not rush (they cannot retreat), pawns gain a little as they advance.
+    const RANK_BONUS: [[i32; 9]; KIND_COUNT] = [
+        [0, 0, 0, 2, 6, 10, 14, 0, 0],          // pawn
+        [6, 4, 2, 0, 0, -4, -8, 0, 0],          // lance
+        [0, 0, 6, 10, 8, -6, -14, 0, 0],        // knight
+        [0, 10, 18, 14, 8, 0, -6, -10, -14],    // silver
+        [4, 14, 12, 4, -4, -10, -14, -16, -18], // gold
+        FLAT,
+        FLAT,
+        [40, 20, 0, -25, -50, -70, -80, -90, -100], // king
+        FLAT,
+        FLAT,
+        FLAT,
+        FLAT,
+        FLAT,
+        FLAT,
+    ];
+    const MOBILITY: i32 = 3;
 }
 
 // 5×5: starting values scaled from 9×9 where the pieces exist; on the small board the rook and bishop lose
@@ -45,6 +71,8 @@ impl GameEval for Minishogi {
     const ATTACKER_NEAR_KING: i32 = 25;
     const DEFENDER_NEAR_KING: i32 = 10;
     const HAND_THREAT: i32 = 15;
+    const RANK_BONUS: [[i32; 9]; KIND_COUNT] = [FLAT; KIND_COUNT];
+    const MOBILITY: i32 = 3;
 }
 
 // Yari shogi: the yari pieces move forward only, so they are worth less than their 9×9 namesakes; the promoted
@@ -56,6 +84,24 @@ impl GameEval for Yari {
     const ATTACKER_NEAR_KING: i32 = 25;
     const DEFENDER_NEAR_KING: i32 = 15;
     const HAND_THREAT: i32 = 10;
+    // Hand-set: the king stays home; the forward-only yari pieces lose value as they near the far side.
+    const RANK_BONUS: [[i32; 9]; KIND_COUNT] = [
+        [0, 0, 0, 2, 6, 10, 14, 0, 0],
+        FLAT,
+        [0, 4, 8, 8, 4, 0, -8, -16, 0],
+        FLAT,
+        FLAT,
+        [0, 4, 8, 8, 4, 0, -8, -16, 0],
+        FLAT,
+        [30, 15, 0, -20, -40, -60, -70, -80, -90],
+        FLAT,
+        FLAT,
+        FLAT,
+        FLAT,
+        FLAT,
+        FLAT,
+    ];
+    const MOBILITY: i32 = 3;
 }
 
 /// Squares within Chebyshev distance `r` of `sq`.
@@ -76,11 +122,13 @@ pub struct EvalTerms {
     pub board_material: i32,
     pub hand_material: i32,
     pub king_safety: i32,
+    pub placement: i32,
+    pub mobility: i32,
 }
 
 impl EvalTerms {
     pub fn total(&self) -> i32 {
-        self.board_material + self.hand_material + self.king_safety
+        self.board_material + self.hand_material + self.king_safety + self.placement + self.mobility
     }
 }
 
@@ -100,8 +148,23 @@ pub fn eval_terms<V: GameEval>(pos: &Position<V>) -> EvalTerms {
         let diff = pos.hand(Color::Black).count(k) as i32 - pos.hand(Color::White).count(k) as i32;
         t.hand_material += v * diff;
     }
+    let occ = pos.occupied();
     for c in Color::ALL {
         let sign = if c == Color::Black { 1 } else { -1 };
+        for sq in pos.color_bb(c) {
+            let k = pos.piece_at(sq).kind();
+            let r = sq.rank_index(V::RANKS);
+            let rel = if c == Color::Black {
+                V::RANKS - 1 - r
+            } else {
+                r
+            };
+            t.placement += sign * V::RANK_BONUS[k.index()][rel.min(8)];
+            if V::tables().slides[c.index()][k.index()] != 0 {
+                let mobility = Position::<V>::attacks_from(c, k, sq, occ) & !pos.color_bb(c);
+                t.mobility += sign * V::MOBILITY * mobility.count() as i32;
+            }
+        }
         let ksq = pos.king(c);
         let zone2 = near::<V>(ksq, 2);
         let zone1 = near::<V>(ksq, 1);

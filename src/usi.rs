@@ -567,10 +567,12 @@ impl Engine {
         let t = with_game!(&self.game, p, _V, (eval_terms(p), p.side_to_move()));
         let (terms, side) = t;
         self.out.send(&format!(
-            "info string eval (sente's view) material {} hand {} king_safety {} total {} side_to_move {}",
+            "info string eval (sente's view) material {} hand {} king_safety {} placement {} mobility {} total {} side_to_move {}",
             terms.board_material,
             terms.hand_material,
             terms.king_safety,
+            terms.placement,
+            terms.mobility,
             terms.total(),
             if side == crate::piece::Color::Black { "b" } else { "w" }
         ));
