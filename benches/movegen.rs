@@ -1,5 +1,6 @@
 //! Move generation benchmarks (divan): perft from each game's start position, and legal move generation
-//! (`GenMode::All` and `GenMode::Captures`) on middlegame positions taken from the perft suites in `perft/`.
+//! (`GenMode::All` and `GenMode::Captures`) on middlegame positions taken from the perft suites in `perft/`, named
+//! by their number of legal moves (the maximum-mobility shogi position has no capture).
 //!
 //! Run with `cargo bench --bench movegen`; `cargo bench --bench movegen -- --help` lists divan's options.
 
@@ -34,12 +35,12 @@ const SHOGI_POSITIONS: &[Named] = &[
         sfen: "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
     },
     Named {
-        name: "playout-118",
-        sfen: "1rsg1g1nl/4k1sb1/1pppppp1p/N5np1/p8/3P1PP2/LPP1P1SPP/1B2KR3/2+l2G1NL w gsp 38",
+        name: "playout-46",
+        sfen: "lnsgk1snl/5g1s1/+Rp1ppp1pp/2p3p2/7b1/1P7/P2PPPPPP/2G1KSGR1/LN+b4NL w Pp 20",
     },
     Named {
-        name: "playout-29",
-        sfen: "lnrg1k1n1/1srgs2bl/p1pp2ppp/1p2pS3/P6P1/1P1P1PP2/N1BKP3+p/4G4/L1S1G3N w LPp 54",
+        name: "playout-79",
+        sfen: "2s1ksg1l/9/+Ppnppp1pp/9/s2P1b3/2P1NPP2/4PBpPP/G4SLR1/1K1GG2NL w NL3Pr 60",
     },
     Named {
         name: "max-593",
@@ -49,24 +50,20 @@ const SHOGI_POSITIONS: &[Named] = &[
 
 const MINISHOGI_POSITIONS: &[Named] = &[
     Named {
-        name: "playout-47a",
-        sfen: "1b1k1/3sg/5/2G2/1KSB1 w P2rp 10",
+        name: "playout-60",
+        sfen: "1R1gk/3r1/2B2/2G2/KS3 b SPbp 31",
     },
     Named {
-        name: "playout-47b",
+        name: "playout-47",
         sfen: "5/1bsk1/P4/3S1/KG3 w RBGrp 28",
     },
     Named {
-        name: "playout-45",
-        sfen: "Kb2k/2sR1/2p1G/2+r1B/5 w Pgs 34",
+        name: "playout-26",
+        sfen: "R2g1/r1sk1/4P/P1GB1/K1S2 w b 16",
     },
 ];
 
 const YARI_POSITIONS: &[Named] = &[
-    Named {
-        name: "playout-134",
-        sfen: "r6/3k3/3p1p1/1pp4/p2K3/1P5/PNP4/1BBP+n2/6R w R2BPr2n4p 60",
-    },
     Named {
         name: "playout-111",
         sfen: "r5r/1k5/p1R1bpp/7/P6/2b1nPP/2P2+nb/1K5/1R5 w 2N4Pb3p 52",
@@ -74,6 +71,10 @@ const YARI_POSITIONS: &[Named] = &[
     Named {
         name: "playout-40",
         sfen: "3k2r/r3b2/p+Bn1pbp/2ppP2/2P2p1/6P/PP1P1+n1/B1K1NN1/4R1R b Pp 33",
+    },
+    Named {
+        name: "playout-27",
+        sfen: "1nk1b1r/5b1/1p+PR1+Np/p4n1/2pp1p1/Br2N1P/1B2PP1/PK5/R6 w 3P 60",
     },
 ];
 

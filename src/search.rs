@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::eval::{capture_value, evaluate, GameEval};
+use crate::eval::{capture_value, evaluate, see_ge, GameEval};
 use crate::movegen::GenMode;
 use crate::moves::{Move, MoveList};
 use crate::piece::{Color, Kind};
@@ -784,6 +784,13 @@ impl<'a, V: GameEval> Worker<'a, V> {
             let quiet = !capture && !m.is_promotion();
             let gives_check = self.pos.gives_check(m);
 
+            // Static-exchange pruning: at shallow depth skip moves that lose material outright.
+            if !pv_node && !in_check && best > -MATE_BOUND && depth <= 6 && !gives_check {
+                let margin = if quiet { -40 * depth * depth } else { -120 * depth };
+                if !see_ge(&self.pos, m, margin) {
+                    continue;
+                }
+            }
             if !pv_node && !in_check && best > -MATE_BOUND && quiet && !gives_check {
                 // Late-move pruning: at shallow depth, late quiet moves rarely matter.
                 if depth <= 4 && searched >= 4 + depth * depth {
@@ -923,10 +930,12 @@ impl<'a, V: GameEval> Worker<'a, V> {
             scores[i] = if m == tt_move {
                 1 << 30
             } else if !m.is_drop() && self.pos.piece_at(m.to()).is_some() {
-                // captures: most valuable victim first, then least valuable attacker
+                // captures: most valuable victim first, then least valuable attacker; losing ones (by static
+                // exchange) after the killers
                 let victim = capture_value::<V>(self.pos.piece_at(m.to()).kind());
                 let attacker = V::BOARD_VALUE[self.pos.piece_at(m.from()).kind().index()];
-                (1 << 28) + victim * 16 - attacker / 16 + if m.is_promotion() { 500 } else { 0 }
+                let base = if see_ge(&self.pos, m, 0) { 1 << 28 } else { 1 << 24 };
+                base + victim * 16 - attacker / 16 + if m.is_promotion() { 500 } else { 0 }
             } else if m.is_promotion() {
                 (1 << 27) + 100
             } else if m == self.killers[ply][0] {
@@ -980,6 +989,10 @@ impl<'a, V: GameEval> Worker<'a, V> {
                 // Delta pruning: even winning this piece cannot lift the score to alpha.
                 let victim = capture_value::<V>(self.pos.piece_at(m.to()).kind());
                 if stand_pat + victim + 200 <= alpha {
+                    continue;
+                }
+                // losing captures cannot raise the score
+                if !see_ge(&self.pos, m, 0) {
                     continue;
                 }
                 // skip the non-promotion when promoting is possible (the promotion is searched)
