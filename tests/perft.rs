@@ -54,8 +54,13 @@ fn check_suite<V: Variant>(name: &str, text: &str, max_depth: u32, min_entries: 
     let start = Instant::now();
     let mut checked = 0;
     let (mismatches, nodes) = run_suite::<V>(&entries, max_depth, |_, _, _, _| checked += 1);
+    let depths = if max_depth == u32::MAX {
+        "at every listed depth".to_string()
+    } else {
+        format!("up to D{max_depth}")
+    };
     eprintln!(
-        "{name}: {} positions, {checked} counts up to D{max_depth}, {nodes} nodes, {:.2} s",
+        "{name}: {} positions, {checked} counts {depths}, {nodes} nodes, {:.2} s",
         entries.len(),
         start.elapsed().as_secs_f64()
     );
