@@ -139,7 +139,7 @@ fn perft_for<V: Variant>(args: &PerftArgs) -> ExitCode {
     let out = std::io::stdout();
     let mut out = out.lock();
     let total = if args.divide {
-        let mut total = 0;
+        let mut total = u64::from(depth == 0);
         for (m, n) in divide(&mut pos, depth) {
             let _ = writeln!(out, "{}: {n}", move_to_usi::<V>(m));
             total += n;

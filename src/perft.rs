@@ -25,8 +25,11 @@ pub fn perft<V: Variant>(pos: &mut Position<V>, depth: u32) -> u64 {
     nodes
 }
 
-/// The count below each root move, in generation order.
+/// The count below each root move, in generation order; no root moves at depth 0 (whose perft is 1).
 pub fn divide<V: Variant>(pos: &mut Position<V>, depth: u32) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
     let list = pos.legal_moves();
     list.iter()
         .map(|&m| {

@@ -552,6 +552,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
     }
 
     fn report(&self, depth: i32, lines: usize) {
+        self.sh.counters[self.id].store(self.nodes, Ordering::Relaxed);
         let nodes = self.total_nodes();
         let time_ms = self.sh.control.elapsed().as_millis() as u64;
         for (i, rm) in self.root_moves.iter().take(lines).enumerate() {
@@ -786,7 +787,11 @@ impl<'a, V: GameEval> Worker<'a, V> {
 
             // Static-exchange pruning: at shallow depth skip moves that lose material outright.
             if !pv_node && !in_check && best > -MATE_BOUND && depth <= 6 && !gives_check {
-                let margin = if quiet { -40 * depth * depth } else { -120 * depth };
+                let margin = if quiet {
+                    -40 * depth * depth
+                } else {
+                    -120 * depth
+                };
                 if !see_ge(&self.pos, m, margin) {
                     continue;
                 }
@@ -934,7 +939,11 @@ impl<'a, V: GameEval> Worker<'a, V> {
                 // exchange) after the killers
                 let victim = capture_value::<V>(self.pos.piece_at(m.to()).kind());
                 let attacker = V::BOARD_VALUE[self.pos.piece_at(m.from()).kind().index()];
-                let base = if see_ge(&self.pos, m, 0) { 1 << 28 } else { 1 << 24 };
+                let base = if see_ge(&self.pos, m, 0) {
+                    1 << 28
+                } else {
+                    1 << 24
+                };
                 base + victim * 16 - attacker / 16 + if m.is_promotion() { 500 } else { 0 }
             } else if m.is_promotion() {
                 (1 << 27) + 100

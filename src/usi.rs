@@ -6,7 +6,7 @@
 
 use std::fs::File;
 use std::io::{BufRead, Read, Write};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -255,6 +255,9 @@ fn spawn_reader() -> Receiver<Input> {
 
 struct Running {
     handle: JoinHandle<()>,
+    /// Set by the search thread just before it prints its final line, so that a command arriving right after
+    /// `bestmove` waits for the thread's last instructions instead of being refused.
+    done: Arc<AtomicBool>,
 }
 
 /// The engine: state owned by the protocol thread.
@@ -291,7 +294,7 @@ impl Engine {
 
     fn searching(&mut self) -> bool {
         match &self.running {
-            Some(r) if r.handle.is_finished() => {
+            Some(r) if r.handle.is_finished() || r.done.load(Ordering::SeqCst) => {
                 if let Some(r) = self.running.take() {
                     let _ = r.handle.join();
                 }
@@ -384,7 +387,9 @@ impl Engine {
                     self.stop_and_wait();
                     let depth = rest.first().and_then(|d| d.parse().ok()).unwrap_or(8);
                     let out = self.out.clone();
-                    crate::bench::run_bench(&[self.game.name()], depth, 1, 16, &|l| out.send(l));
+                    crate::bench::run_bench(&[self.game.name()], depth, 1, 16, &|l| {
+                        out.send(&format!("info string {l}"))
+                    });
                 }
                 _ => self
                     .out
@@ -588,7 +593,7 @@ impl Engine {
             let out = self.out.clone();
             let start = Instant::now();
             let total: u64 = with_game!(&mut game, p, _V, {
-                let mut total = 0;
+                let mut total = u64::from(depth == 0);
                 for (m, n) in divide(p, depth) {
                     out.send(&format!("{}: {n}", move_to_usi::<_V>(m)));
                     total += n;
@@ -647,6 +652,8 @@ impl Engine {
         let out = self.out.clone();
         let options = self.options.clone();
         let mate_mode = req.mate;
+        let done = Arc::new(AtomicBool::new(false));
+        let done_flag = Arc::clone(&done);
         let handle = std::thread::Builder::new()
             .name("search-coordinator".into())
             .spawn(move || {
@@ -658,11 +665,11 @@ impl Engine {
                     &game,
                     p,
                     _V,
-                    run_search(&searcher, p, &limits, &options, &out, mate_mode)
+                    run_search(&searcher, p, &limits, &options, &out, mate_mode, &done_flag)
                 );
             });
         match handle {
-            Ok(h) => self.running = Some(Running { handle: h }),
+            Ok(h) => self.running = Some(Running { handle: h, done }),
             Err(e) => self.out.error(&format!("cannot start the search: {e}")),
         }
     }
@@ -794,7 +801,6 @@ pub fn parse_go(args: &[&str]) -> Result<GoRequest, String> {
         && r.limits.depth.is_none()
         && r.limits.nodes.is_none()
         && !r.limits.infinite
-        && !r.ponder
     {
         r.limits.movetime = Some(BARE_GO_MS);
     }
@@ -859,7 +865,12 @@ fn run_search<V: GameEval>(
     options: &Options,
     out: &Output,
     mate_mode: Option<Option<u64>>,
+    done: &AtomicBool,
 ) {
+    let finish = |line: &str| {
+        done.store(true, Ordering::SeqCst);
+        out.send(line);
+    };
     let control = searcher.control();
     // entering-king declaration (9×9 only)
     if V::ENTERING_KING && mate_mode.is_none() {
@@ -871,7 +882,7 @@ fn run_search<V: GameEval>(
         if let Some((b, w)) = rule {
             if pos.can_declare(b, w) {
                 wait_for_release(&control, limits.infinite);
-                out.send("bestmove win");
+                finish("bestmove win");
                 return;
             }
         }
@@ -883,7 +894,7 @@ fn run_search<V: GameEval>(
         let stopped_by_time = control.stop.load(Ordering::Relaxed) && mate.is_some();
         if r.score >= MATE_BOUND {
             // the principal variation of the forced mate
-            out.send(&format!(
+            finish(&format!(
                 "checkmate {}",
                 r.pv.iter()
                     .map(|&m| move_to_usi::<V>(m))
@@ -891,9 +902,9 @@ fn run_search<V: GameEval>(
                     .join(" ")
             ));
         } else if stopped_by_time {
-            out.send("checkmate timeout");
+            finish("checkmate timeout");
         } else {
-            out.send("checkmate nomate");
+            finish("checkmate nomate");
         }
         return;
     }
@@ -912,7 +923,7 @@ fn run_search<V: GameEval>(
             s
         }
     };
-    out.send(&line);
+    finish(&line);
 }
 
 /// Before answering without a search (a declaration), honour infinite and ponder: wait for stop or ponderhit.
