@@ -781,6 +781,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
         let us = self.pos.side_to_move();
         for i in 0..moves.len() {
             let m = pick(&mut moves, &mut scores, i);
+            self.sh.tt.prefetch(self.pos.key_after(m));
             let capture = !m.is_drop() && self.pos.piece_at(m.to()).is_some();
             let quiet = !capture && !m.is_promotion();
             let gives_check = self.pos.gives_check(m);

@@ -36,8 +36,67 @@ struct Entry {
 /// Entries per bucket: the probe scans them all, the store replaces the least valuable.
 const BUCKET: usize = 4;
 
+/// Zeroed, 2 MB-aligned memory for the entries, with transparent huge pages requested on Linux: a table of
+/// tens of megabytes probed at random misses the TLB on nearly every probe with 4 KB pages.
+struct EntryBuffer {
+    ptr: std::ptr::NonNull<Entry>,
+    len: usize,
+    layout: std::alloc::Layout,
+}
+
+// SAFETY: the buffer owns its memory exclusively; `Entry` is made of atomics, so shared access is sound.
+unsafe impl Send for EntryBuffer {}
+unsafe impl Sync for EntryBuffer {}
+
+const HUGE_PAGE: usize = 2 * 1024 * 1024;
+
+impl EntryBuffer {
+    fn new(len: usize) -> Self {
+        let bytes = (len * std::mem::size_of::<Entry>()).max(std::mem::size_of::<Entry>());
+        let align = if bytes >= HUGE_PAGE { HUGE_PAGE } else { 64 };
+        let layout = std::alloc::Layout::from_size_align(bytes, align)
+            .unwrap_or_else(|e| panic!("transposition table layout: {e}"));
+        // SAFETY: the layout has a non-zero size; all-zero bytes are a valid `Entry` (two zero atomics).
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Entry;
+        let Some(ptr) = std::ptr::NonNull::new(raw) else {
+            std::alloc::handle_alloc_error(layout)
+        };
+        #[cfg(target_os = "linux")]
+        if align == HUGE_PAGE {
+            // SAFETY: advice on memory this buffer owns; failure only means ordinary pages.
+            unsafe {
+                libc::madvise(
+                    ptr.as_ptr() as *mut libc::c_void,
+                    bytes,
+                    libc::MADV_HUGEPAGE,
+                );
+            }
+        }
+        EntryBuffer { ptr, len, layout }
+    }
+
+    fn as_slice(&self) -> &[Entry] {
+        // SAFETY: `ptr` points to `len` initialised (zeroed) entries owned by this buffer.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for EntryBuffer {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, self.layout) };
+    }
+}
+
+impl std::ops::Deref for EntryBuffer {
+    type Target = [Entry];
+    fn deref(&self) -> &[Entry] {
+        self.as_slice()
+    }
+}
+
 pub struct TranspositionTable {
-    entries: Vec<Entry>,
+    entries: EntryBuffer,
     buckets: usize,
     generation: AtomicU8,
 }
@@ -75,8 +134,7 @@ impl TranspositionTable {
     pub fn new(mb: usize) -> Self {
         let bytes = mb.max(1) * 1024 * 1024;
         let buckets = (bytes / (16 * BUCKET)).max(1);
-        let mut entries = Vec::with_capacity(buckets * BUCKET);
-        entries.resize_with(buckets * BUCKET, Entry::default);
+        let entries = EntryBuffer::new(buckets * BUCKET);
         TranspositionTable {
             entries,
             buckets,
@@ -85,7 +143,7 @@ impl TranspositionTable {
     }
 
     pub fn clear(&self) {
-        for e in &self.entries {
+        for e in self.entries.iter() {
             e.check.store(0, Ordering::Relaxed);
             e.data.store(0, Ordering::Relaxed);
         }
@@ -100,6 +158,20 @@ impl TranspositionTable {
     #[inline]
     fn bucket(&self, key: u64) -> usize {
         (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET
+    }
+
+    /// Starts loading the bucket of `key` into the cache, so that a probe soon after does not wait on memory.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let b = self.bucket(key);
+            let p = self.entries[b..].as_ptr() as *const i8;
+            // SAFETY: a prefetch is only a hint; it never faults, and the pointer is inside the table.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     pub fn probe(&self, key: u64) -> Option<TtData> {
