@@ -61,7 +61,7 @@ pub struct TimeOptions {
 impl Default for TimeOptions {
     fn default() -> Self {
         TimeOptions {
-            network_delay: 120,
+            network_delay: 40,
             minimum_thinking: 20,
             slow_mover: 100,
         }
@@ -223,6 +223,7 @@ impl Searcher {
             on_info,
             draw_value: self.draw_value,
             root_side: pos.side_to_move(),
+            deepest: Mutex::new(None),
         };
         let result = Mutex::new(None);
         self.pool.scope(|s| {
@@ -242,7 +243,17 @@ impl Searcher {
             }
         });
         let nodes = counters.iter().map(|c| c.load(Ordering::Relaxed)).sum();
-        let mut r = result.into_inner().ok().flatten().unwrap_or(SearchResult {
+        let main = result.into_inner().ok().flatten();
+        // a helper's deeper completed iteration beats the main worker's (single line only: MultiPV lines are the
+        // main worker's)
+        let deepest = shared.deepest.into_inner().ok().flatten();
+        let main = match (main, deepest) {
+            (Some(m), Some(d)) if limits.multipv <= 1 && d.depth > m.depth && m.best.is_some() => {
+                Some(d)
+            }
+            (m, _) => m,
+        };
+        let mut r = main.unwrap_or(SearchResult {
             best: None,
             pv: Vec::new(),
             ponder: None,
@@ -310,6 +321,20 @@ struct Shared<'a> {
     on_info: &'a (dyn Fn(&Info) + Sync),
     draw_value: i32,
     root_side: Color,
+    /// The deepest iteration any worker has completed, with its result.
+    deepest: Mutex<Option<SearchResult>>,
+}
+
+/// Helper `id` skips the iterations for which this is true, so that the workers spread over different depths
+/// instead of repeating each other's work (the skip pattern of Stockfish's Lazy SMP).
+fn skip_depth(id: usize, depth: i32) -> bool {
+    const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    if id == 0 {
+        return false;
+    }
+    let i = (id - 1) % 20;
+    ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
 }
 
 #[derive(Clone)]
@@ -462,9 +487,12 @@ impl<'a, V: GameEval> Worker<'a, V> {
         let multipv = self.sh.limits.multipv.clamp(1, self.root_moves.len());
         let mut best_move_changes = 0;
         let mut last_best = Move::NONE;
-        // helpers skip some depths so that the workers spread over different iterations
-        let mut depth = 1 + (self.id % 2) as i32;
+        let mut depth = 1;
         while depth <= max_depth {
+            if skip_depth(self.id, depth) && depth < max_depth {
+                depth += 1;
+                continue;
+            }
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
@@ -484,6 +512,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
                 break;
             }
             self.completed_depth = depth;
+            self.publish(depth);
             if self.root_moves[0].mv != last_best {
                 best_move_changes += 1;
                 last_best = self.root_moves[0].mv;
@@ -508,6 +537,31 @@ impl<'a, V: GameEval> Worker<'a, V> {
             score: best.score,
             depth: self.completed_depth,
             nodes: self.nodes,
+        }
+    }
+
+    /// Records a completed iteration as the deepest so far; a helper that completes the depth limit ends the
+    /// search (all workers stop, and the result is taken from the deepest iteration).
+    fn publish(&self, depth: i32) {
+        let best = &self.root_moves[0];
+        if let Ok(mut d) = self.sh.deepest.lock() {
+            if d.as_ref().is_none_or(|r| depth > r.depth) {
+                *d = Some(SearchResult {
+                    best: Some(best.mv),
+                    pv: best.pv.clone(),
+                    ponder: best.pv.get(1).copied(),
+                    score: best.score,
+                    depth,
+                    nodes: 0,
+                });
+            }
+        }
+        if !self.is_main()
+            && self.sh.limits.depth == Some(depth)
+            && !self.sh.limits.infinite
+            && !self.sh.control.pondering.load(Ordering::Relaxed)
+        {
+            self.sh.control.stop();
         }
     }
 
