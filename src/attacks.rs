@@ -82,6 +82,9 @@ pub struct Tables {
     pub zone: [u128; 2],
     /// Every square of the board.
     pub board: u128,
+    /// Squares within Chebyshev distance 1 and 2 of each square (king-safety zones).
+    pub near1: [u128; MAX_SQUARES],
+    pub near2: [u128; MAX_SQUARES],
     /// Whether each kind promotes in this game (its promoted form has a movement).
     pub promotes: [bool; KIND_COUNT],
     /// Each file's squares.
@@ -142,6 +145,8 @@ impl Tables {
             dead: [[0; KIND_COUNT]; 2],
             zone: [0; 2],
             board: 0,
+            near1: [0; MAX_SQUARES],
+            near2: [0; MAX_SQUARES],
             promotes: [false; KIND_COUNT],
             file: [0; MAX_FILES],
             step_class: [NO_CLASS; KIND_COUNT],
@@ -166,6 +171,21 @@ impl Tables {
             }
             if r >= ri - zone_depth as i32 {
                 t.zone[Color::White as usize] |= 1u128 << sq;
+            }
+            let mut df = -2;
+            while df <= 2 {
+                let mut dr = -2;
+                while dr <= 2 {
+                    let s = square_of(f + df, r + dr, fi, ri);
+                    if s >= 0 {
+                        t.near2[sq] |= 1u128 << s;
+                        if df >= -1 && df <= 1 && dr >= -1 && dr <= 1 {
+                            t.near1[sq] |= 1u128 << s;
+                        }
+                    }
+                    dr += 1;
+                }
+                df += 1;
             }
             // rays and directions
             let mut d = 0;

@@ -104,18 +104,6 @@ impl GameEval for Yari {
     const MOBILITY: i32 = 3;
 }
 
-/// Squares within Chebyshev distance `r` of `sq`.
-fn near<V: Variant>(sq: Square, r: usize) -> Bb<V> {
-    let (f, k) = (sq.file_index(V::RANKS), sq.rank_index(V::RANKS));
-    let mut bb = Bb::<V>::EMPTY;
-    for fi in f.saturating_sub(r)..=(f + r).min(V::FILES - 1) {
-        for ri in k.saturating_sub(r)..=(k + r).min(V::RANKS - 1) {
-            bb |= Bb::<V>::square(Square::from_coords(fi, ri, V::RANKS));
-        }
-    }
-    bb
-}
-
 /// The evaluation broken into terms, each from Black's point of view.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EvalTerms {
@@ -166,8 +154,8 @@ pub fn eval_terms<V: GameEval>(pos: &Position<V>) -> EvalTerms {
             }
         }
         let ksq = pos.king(c);
-        let zone2 = near::<V>(ksq, 2);
-        let zone1 = near::<V>(ksq, 1);
+        let zone2 = Bb::<V>::from_u128(V::tables().near2[ksq.index()]);
+        let zone1 = Bb::<V>::from_u128(V::tables().near1[ksq.index()]);
         let them = !c;
         let attackers =
             zone2 & pos.color_bb(them) & !pos.kind_bb(Kind::Pawn) & !pos.kind_bb(Kind::King);
