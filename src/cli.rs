@@ -1,10 +1,10 @@
-//! Command-line front end: `hayate perft ...`.
+//! Command-line front end: `hayate perft ...`, `hayate bench ...`, `hayate match ...`.
 
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgAction, Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use hayate::notation::move_to_usi;
 use hayate::perft::{divide, perft};
@@ -28,6 +28,8 @@ pub enum Command {
     Perft(PerftArgs),
     /// Search a fixed list of positions to a fixed depth and report nodes and speed.
     Bench(BenchArgs),
+    /// Play a match between two USI engines (or check a record file with --verify).
+    Match(MatchArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -206,5 +208,163 @@ fn suite_for<V: Variant>(path: &str, max_depth: u32) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// An engine: cmd=<path> [arg=<a> ...] [dir=<d>] [name=<n>] [option.<Name>=<value> ...]; give it twice.
+    #[arg(long = "engine", num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE")]
+    pub engines: Vec<String>,
+    /// The game.
+    #[arg(long, value_enum, default_value = "shogi")]
+    pub variant: VariantName,
+    /// Number of games (the most, with --sprt).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub games: u64,
+    /// Games played at the same time (each with its own two engine processes).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub concurrency: u64,
+    /// Main time and increment in seconds: <base>+<inc> (e.g. 10+0.1, or 60 with --byoyomi).
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Byoyomi in milliseconds (after the main time of --tc, if any).
+    #[arg(long)]
+    pub byoyomi: Option<u64>,
+    /// Milliseconds an engine may exceed its time before it loses on time.
+    #[arg(long, default_value_t = 200)]
+    pub tolerance: u64,
+    /// Draw a game at this many plies (opening moves included; 0: no limit).
+    #[arg(long, default_value_t = 512)]
+    pub max_plies: usize,
+    /// Openings, one a line: [position] (startpos | [sfen] <sfen>) [moves ...]; one per game pair, in order.
+    #[arg(long)]
+    pub openings: Option<String>,
+    /// Write every game to this file (overwritten), one line each: `<result> <reason> sfen <start> moves ...`.
+    #[arg(long)]
+    pub out: Option<String>,
+    /// A directory for one CSA record per game (standard shogi only).
+    #[arg(long)]
+    pub csa: Option<String>,
+    /// Sequential test: elo0=<e> elo1=<e> [alpha=0.05] [beta=0.05] [model=trinomial|pentanomial].
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    /// Milliseconds allowed for starting an engine and for each isready.
+    #[arg(long, default_value_t = 10_000)]
+    pub ready_timeout: u64,
+    /// Milliseconds to wait for bestmove after `stop` before an engine counts as hung.
+    #[arg(long, default_value_t = 1000)]
+    pub stop_grace: u64,
+    /// Do not play: replay every game of this record file with the rules core and check its result.
+    #[arg(long, conflicts_with_all = ["engines", "out", "sprt", "openings", "csa"])]
+    pub verify: Option<String>,
+}
+
+/// The words of each `--engine` occurrence: the derived `MatchArgs::engines` holds them all in one list, so the
+/// command line is read again for the grouping.
+fn engine_groups() -> Vec<Vec<String>> {
+    let matches = Cli::command().get_matches();
+    matches
+        .subcommand_matches("match")
+        .and_then(|m| m.get_occurrences::<String>("engines"))
+        .map(|occ| occ.map(|o| o.cloned().collect()).collect())
+        .unwrap_or_default()
+}
+
+pub fn run_match(args: &MatchArgs) -> ExitCode {
+    use hayate::matches::engine::EngineSpec;
+    use hayate::matches::game::{GameLimits, TimeControl};
+    use hayate::matches::stats::SprtConfig;
+    use hayate::matches::{run_match as play, verify_records, MatchConfig};
+    use std::time::Duration;
+
+    let variant = match args.variant {
+        VariantName::Shogi => "shogi",
+        VariantName::Minishogi => "minishogi",
+        VariantName::Yarishogi => "yarishogi",
+    };
+    let fail = |msg: String| {
+        eprintln!("error: {msg}");
+        ExitCode::from(2)
+    };
+    if let Some(path) = &args.verify {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => return fail(format!("cannot read {path}: {e}")),
+        };
+        return match verify_records(variant, &text, args.max_plies) {
+            Ok(n) => {
+                println!("{path}: {n} games replayed legally, results agree with the rules");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                println!("{path}: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    let groups = engine_groups();
+    if groups.len() != 2 {
+        return fail(format!(
+            "a match needs exactly two --engine options, not {}",
+            groups.len()
+        ));
+    }
+    let mut specs = Vec::new();
+    for words in &groups {
+        match EngineSpec::parse(words) {
+            Ok(s) => specs.push(s),
+            Err(e) => return fail(e),
+        }
+    }
+    let tc = match TimeControl::from_args(args.tc.as_deref(), args.byoyomi) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    let sprt = match &args.sprt {
+        Some(words) => match SprtConfig::parse(words) {
+            Ok(s) => Some(s),
+            Err(e) => return fail(e),
+        },
+        None => None,
+    };
+    let openings = match &args.openings {
+        Some(p) => match std::fs::read_to_string(p) {
+            Ok(t) => t.lines().map(str::to_string).collect(),
+            Err(e) => return fail(format!("cannot read {p}: {e}")),
+        },
+        None => Vec::new(),
+    };
+    let [e1, e2]: [EngineSpec; 2] = match specs.try_into() {
+        Ok(a) => a,
+        Err(_) => return fail("a match needs exactly two engines".into()),
+    };
+    let cfg = MatchConfig {
+        engines: [e1, e2],
+        variant: variant.to_string(),
+        games: args.games as usize,
+        concurrency: args.concurrency as usize,
+        limits: GameLimits {
+            tc,
+            tolerance: Duration::from_millis(args.tolerance),
+            stop_grace: Duration::from_millis(args.stop_grace),
+            max_plies: args.max_plies,
+        },
+        openings,
+        out: args.out.as_ref().map(Into::into),
+        csa_dir: args.csa.as_ref().map(Into::into),
+        sprt,
+        ready_timeout: Duration::from_millis(args.ready_timeout),
+    };
+    let print = |l: &str| {
+        let out = std::io::stdout();
+        let mut out = out.lock();
+        let _ = writeln!(out, "{l}");
+        let _ = out.flush();
+    };
+    match play(&cfg, &print) {
+        Ok(s) if s.error.is_none() => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::FAILURE,
+        Err(e) => fail(e),
     }
 }

@@ -8,6 +8,7 @@ pub mod bench;
 pub mod bitboard;
 pub mod eval;
 pub mod hand;
+pub mod matches;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

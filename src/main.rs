@@ -10,6 +10,7 @@ fn main() -> ExitCode {
     match args.command {
         Some(cli::Command::Perft(p)) => cli::run_perft(&p),
         Some(cli::Command::Bench(b)) => cli::run_bench(&b),
+        Some(cli::Command::Match(m)) => cli::run_match(&m),
         None => {
             hayate::usi::run();
             ExitCode::SUCCESS

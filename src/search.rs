@@ -502,8 +502,10 @@ impl<'a, V: GameEval> Worker<'a, V> {
                 if self.stopped {
                     break;
                 }
-                // stable sort keeps earlier lines in place
+                // stable sorts: the unsettled moves by their new scores, then the settled lines among themselves,
+                // so that line 1 is always the best of them
                 self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.is_main() {
                     self.report(depth, multipv.min(pv_idx + 1));
                 }
@@ -798,7 +800,12 @@ impl<'a, V: GameEval> Worker<'a, V> {
             }
             // Null move: let the opponent move twice; if it still cannot reach beta, this node fails high.
             // Skipped with only king and pawns (zugzwang-like), and verified by a reduced search when deep.
-            if depth >= 3 && static_eval >= beta && self.has_pieces() && self.last_move_not_null() {
+            if depth >= 3
+                && static_eval >= beta
+                && self.has_pieces()
+                && self.last_move_not_null()
+                && !self.king_in_danger()
+            {
                 let r = 3 + depth / 4;
                 self.pos.do_null_move();
                 let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
@@ -939,6 +946,20 @@ impl<'a, V: GameEval> Worker<'a, V> {
             },
         );
         best
+    }
+
+    /// Whether the side to move's king may face a mating attack: enemy pieces near it while the enemy holds
+    /// pieces to drop. Passing (null move) and static cut-offs are unsound there: a quiet drop can mate.
+    fn king_in_danger(&self) -> bool {
+        let us = self.pos.side_to_move();
+        let them = !us;
+        let hand = self.pos.hand(them);
+        if hand.total() == 0 {
+            return false;
+        }
+        let zone =
+            crate::position::Bb::<V>::from_u128(V::tables().near2[self.pos.king(us).index()]);
+        (zone & self.pos.color_bb(them) & !self.pos.kind_bb(Kind::King)).any()
     }
 
     fn has_pieces(&self) -> bool {
