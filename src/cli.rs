@@ -234,9 +234,10 @@ pub struct MatchArgs {
     /// Milliseconds an engine may exceed its time before it loses on time.
     #[arg(long, default_value_t = 200)]
     pub tolerance: u64,
-    /// Draw a game at this many plies (opening moves included; 0: no limit).
-    #[arg(long, default_value_t = 512)]
-    pub max_plies: usize,
+    /// Draw a game at this many plies (opening moves included; 0: no limit) [default: 512; with --verify, the
+    /// length that `maxplies` games must have, unchecked by default].
+    #[arg(long)]
+    pub max_plies: Option<usize>,
     /// Openings, one a line: [position] (startpos | [sfen] <sfen>) [moves ...]; one per game pair, in order.
     #[arg(long)]
     pub openings: Option<String>,
@@ -292,7 +293,7 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
             Ok(t) => t,
             Err(e) => return fail(format!("cannot read {path}: {e}")),
         };
-        return match verify_records(variant, &text, args.max_plies) {
+        return match verify_records(variant, &text, args.max_plies.unwrap_or(0)) {
             Ok(n) => {
                 println!("{path}: {n} games replayed legally, results agree with the rules");
                 ExitCode::SUCCESS
@@ -348,7 +349,7 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
             tc,
             tolerance: Duration::from_millis(args.tolerance),
             stop_grace: Duration::from_millis(args.stop_grace),
-            max_plies: args.max_plies,
+            max_plies: args.max_plies.unwrap_or(512),
         },
         openings,
         out: args.out.as_ref().map(Into::into),

@@ -1,0 +1,358 @@
+//! Game records: one line per game, `<result> <reason> sfen <start> moves <m1> <m2> ...`, replayable with the
+//! library; and CSA files for standard shogi.
+//!
+//! `<result>` is `1-0` (sente won), `0-1` (gote won) or `1/2-1/2`; `<reason>` is one of the words of
+//! [`Reason::as_str`]; `<start>` is the four-field SFEN the game started from (an opening's moves, if any, are at
+//! the head of the move list). The word `moves` is always there, even with no move after it.
+
+use crate::piece::{Color, Kind};
+use crate::square::Square;
+use crate::{Position, Variant};
+
+use super::game::{Judge, Outcome, Reason};
+
+/// One game of a record file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordLine {
+    pub outcome: Outcome,
+    pub reason: Reason,
+    pub start_sfen: String,
+    pub moves: Vec<String>,
+}
+
+impl RecordLine {
+    pub fn format(&self) -> String {
+        let mut s = format!(
+            "{} {} sfen {} moves",
+            self.outcome.as_str(),
+            self.reason.as_str(),
+            self.start_sfen
+        );
+        for m in &self.moves {
+            s.push(' ');
+            s.push_str(m);
+        }
+        s
+    }
+
+    pub fn parse(line: &str) -> Result<Self, String> {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        if w.len() < 7 || w[2] != "sfen" {
+            return Err(format!("not a record line: '{line}'"));
+        }
+        let outcome = Outcome::parse(w[0]).ok_or_else(|| format!("unknown result '{}'", w[0]))?;
+        let reason = Reason::parse(w[1]).ok_or_else(|| format!("unknown reason '{}'", w[1]))?;
+        let moves_at = w
+            .iter()
+            .position(|&x| x == "moves")
+            .ok_or("a record line needs the word 'moves'")?;
+        if moves_at < 4 {
+            return Err(format!("no SFEN in '{line}'"));
+        }
+        Ok(RecordLine {
+            outcome,
+            reason,
+            start_sfen: w[3..moves_at].join(" "),
+            moves: w[moves_at + 1..].iter().map(|s| s.to_string()).collect(),
+        })
+    }
+}
+
+/// Replays a record with the rules core and checks that every move is legal, that the game did not end before
+/// its last move, and that the result and reason agree with the final position wherever the position decides
+/// them (mate, repetition, declaration, the maximum plies); for a loss by resignation, illegal move, time, hang or
+/// crash, that the loser is the side to move. `max_plies` 0 skips the check of the ply count of `maxplies` games.
+pub fn verify<V: Variant>(rec: &RecordLine, max_plies: usize) -> Result<(), String> {
+    let mut judge = Judge::<V>::new(&rec.start_sfen)?;
+    let n = rec.moves.len();
+    for (i, m) in rec.moves.iter().enumerate() {
+        if let Some(end) = judge.no_moves() {
+            return Err(format!(
+                "the game was over ({end:?}) before move {} ({m})",
+                i + 1
+            ));
+        }
+        let end = judge
+            .play(m)
+            .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+        if end.is_some() && i + 1 < n {
+            return Err(format!(
+                "the game ended ({end:?}) at move {}, before the last",
+                i + 1
+            ));
+        }
+    }
+    let expected = (rec.outcome, rec.reason);
+    let side = judge.side_to_move();
+    let mate = judge.no_moves();
+    let rep = judge.repetition();
+    let check = |found: Option<(Outcome, Reason)>, what: &str| {
+        if found == Some(expected) {
+            Ok(())
+        } else {
+            Err(format!(
+                "the record says {} {} but {what} gives {found:?}",
+                rec.outcome.as_str(),
+                rec.reason.as_str()
+            ))
+        }
+    };
+    match rec.reason {
+        Reason::Checkmate | Reason::NoMoves => check(mate, "the final position"),
+        Reason::Repetition | Reason::Perpetual => check(rep, "the repetition rule"),
+        Reason::Declaration | Reason::FalseDeclaration => {
+            check(Some(judge.declaration()), "the declaration rule")?;
+            no_end(mate, rep)
+        }
+        Reason::MaxPlies => {
+            if rec.outcome != Outcome::Draw || (max_plies > 0 && n < max_plies) {
+                return Err(format!(
+                    "a maxplies game must be a draw of at least {max_plies} plies"
+                ));
+            }
+            no_end(mate, rep)
+        }
+        Reason::Resign | Reason::Illegal | Reason::Time | Reason::Hang | Reason::Crash => {
+            check(
+                Some((Outcome::win_for(!side), rec.reason)),
+                "the side to move losing",
+            )?;
+            no_end(mate, rep)
+        }
+    }
+}
+
+fn no_end(mate: Option<(Outcome, Reason)>, rep: Option<(Outcome, Reason)>) -> Result<(), String> {
+    match mate.or(rep) {
+        Some(end) => Err(format!(
+            "the final position had already ended the game: {end:?}"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Checks every line of a record file (blank lines and `#` comments skipped); returns the number of games.
+pub fn verify_file<V: Variant>(text: &str, max_plies: usize) -> Result<usize, String> {
+    let mut games = 0;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let rec = RecordLine::parse(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+        verify::<V>(&rec, max_plies).map_err(|e| format!("line {}: {e}", i + 1))?;
+        games += 1;
+    }
+    Ok(games)
+}
+
+fn csa_kind(k: Kind) -> &'static str {
+    match k {
+        Kind::Pawn => "FU",
+        Kind::Lance => "KY",
+        Kind::Knight => "KE",
+        Kind::Silver => "GI",
+        Kind::Gold => "KI",
+        Kind::Bishop => "KA",
+        Kind::Rook => "HI",
+        Kind::King => "OU",
+        Kind::ProPawn => "TO",
+        Kind::ProLance => "NY",
+        Kind::ProKnight => "NK",
+        Kind::ProSilver => "NG",
+        Kind::ProBishop => "UM",
+        Kind::ProRook => "RY",
+    }
+}
+
+fn csa_sign(c: Color) -> char {
+    match c {
+        Color::Black => '+',
+        Color::White => '-',
+    }
+}
+
+fn csa_square<V: Variant>(sq: Square) -> String {
+    format!(
+        "{}{}",
+        sq.file_index(V::RANKS) + 1,
+        sq.rank_index(V::RANKS) + 1
+    )
+}
+
+/// The game as a CSA (V2.2) record; only for 9×9 shogi (None for the other games or an unreadable record).
+pub fn csa_text<V: Variant>(rec: &RecordLine, names: [&str; 2]) -> Option<String> {
+    if V::FILES != 9 || V::RANKS != 9 || V::NAME != "shogi" {
+        return None;
+    }
+    let mut pos = Position::<V>::from_sfen(&rec.start_sfen).ok()?;
+    let mut out = String::new();
+    out.push_str("V2.2\n");
+    out.push_str(&format!("N+{}\nN-{}\n", names[0], names[1]));
+    out.push_str("$EVENT:hayate match\n");
+    if pos.to_sfen() == Position::<V>::startpos().to_sfen() {
+        out.push_str("PI\n");
+    } else {
+        for r in 0..V::RANKS {
+            out.push_str(&format!("P{}", r + 1));
+            for f in (0..V::FILES).rev() {
+                let p = pos.piece_at(Square::from_coords(f, r, V::RANKS));
+                if p.is_some() {
+                    out.push(csa_sign(p.color()));
+                    out.push_str(csa_kind(p.kind()));
+                } else {
+                    out.push_str(" * ");
+                }
+            }
+            out.push('\n');
+        }
+        for c in Color::ALL {
+            let hand = pos.hand(c);
+            if hand.is_empty() {
+                continue;
+            }
+            out.push('P');
+            out.push(csa_sign(c));
+            for &k in V::HAND_KINDS.iter().rev() {
+                for _ in 0..hand.count(k) {
+                    out.push_str("00");
+                    out.push_str(csa_kind(k));
+                }
+            }
+            out.push('\n');
+        }
+    }
+    out.push(csa_sign(pos.side_to_move()));
+    out.push('\n');
+    for m in &rec.moves {
+        let mv = pos.parse_move(m).ok()?;
+        let side = csa_sign(pos.side_to_move());
+        let (from, kind) = if mv.is_drop() {
+            ("00".to_string(), mv.dropped())
+        } else {
+            let k = pos.piece_at(mv.from()).kind();
+            let k = if mv.is_promotion() {
+                k.promoted().unwrap_or(k)
+            } else {
+                k
+            };
+            (csa_square::<V>(mv.from()), k)
+        };
+        out.push_str(&format!(
+            "{side}{from}{}{}\n",
+            csa_square::<V>(mv.to()),
+            csa_kind(kind)
+        ));
+        pos.do_move(mv);
+    }
+    let end = match rec.reason {
+        Reason::Resign => "%TORYO",
+        Reason::Checkmate | Reason::NoMoves => "%TSUMI",
+        Reason::Illegal | Reason::FalseDeclaration => "%ILLEGAL_MOVE",
+        Reason::Time | Reason::Hang => "%TIME_UP",
+        Reason::Crash => "%CHUDAN",
+        Reason::Repetition => "%SENNICHITE",
+        Reason::Perpetual => "%OUTE_SENNICHITE",
+        Reason::Declaration => "%KACHI",
+        Reason::MaxPlies => "%MAX_MOVES",
+    };
+    out.push_str(end);
+    out.push('\n');
+    out.push_str(&format!(
+        "'result {} {}\n",
+        rec.outcome.as_str(),
+        rec.reason.as_str()
+    ));
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Minishogi, Shogi};
+
+    #[test]
+    fn line_round_trip() {
+        let line = "0-1 checkmate sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves \
+                    2g2f 3c3d";
+        let r = RecordLine::parse(line).unwrap();
+        assert_eq!(r.outcome, Outcome::WhiteWins);
+        assert_eq!(r.reason, Reason::Checkmate);
+        assert_eq!(r.moves, vec!["2g2f", "3c3d"]);
+        assert_eq!(
+            r.format(),
+            line.split_whitespace().collect::<Vec<_>>().join(" ")
+        );
+        let empty = "1-0 resign sfen rbsgk/4p/5/P4/KGSBR w - 1 moves";
+        let r = RecordLine::parse(empty).unwrap();
+        assert!(r.moves.is_empty());
+        assert_eq!(r.format(), empty);
+        assert!(RecordLine::parse("1-0 bogus sfen x b - 1 moves").is_err());
+        assert!(RecordLine::parse("2-0 resign sfen x b - 1 moves").is_err());
+    }
+
+    #[test]
+    fn verification() {
+        let start = Shogi::START_SFEN;
+        let ok = |s: &str| verify::<Shogi>(&RecordLine::parse(s).unwrap(), 0);
+        // fool's-mate-like sequences are long in shogi; use a resign and an illegal-move record instead
+        ok(&format!("0-1 resign sfen {start} moves")).unwrap();
+        ok(&format!("1-0 resign sfen {start} moves 7g7f")).unwrap();
+        assert!(ok(&format!("1-0 resign sfen {start} moves")).is_err());
+        assert!(ok(&format!("1-0 resign sfen {start} moves 7g7e")).is_err());
+        ok(&format!(
+            "1/2-1/2 repetition sfen {start} moves {}",
+            "2h3h 8b7b 3h2h 7b8b ".repeat(3)
+        ))
+        .unwrap();
+        // the repetition came earlier than the last move
+        assert!(ok(&format!(
+            "1/2-1/2 repetition sfen {start} moves {} 2h3h",
+            "2h3h 8b7b 3h2h 7b8b ".repeat(3)
+        ))
+        .is_err());
+        ok("1-0 checkmate sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1 moves G*5b").unwrap();
+        assert!(ok("0-1 checkmate sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1 moves G*5b").is_err());
+        ok("1-0 declaration sfen RBGGKSS2/LL7/NN7/9/9/9/9/9/4k4 b 10P 1 moves").unwrap();
+        ok(&format!("0-1 false-declaration sfen {start} moves")).unwrap();
+        ok(&format!("1/2-1/2 maxplies sfen {start} moves 7g7f 3c3d")).unwrap();
+        assert!(verify::<Shogi>(
+            &RecordLine::parse(&format!("1/2-1/2 maxplies sfen {start} moves 7g7f")).unwrap(),
+            2
+        )
+        .is_err());
+        let mini = Minishogi::START_SFEN;
+        verify::<Minishogi>(
+            &RecordLine::parse(&format!(
+                "0-1 repetition sfen {mini} moves {}",
+                "1e1d 5a5b 1d1e 5b5a ".repeat(3)
+            ))
+            .unwrap(),
+            0,
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn csa() {
+        let r = RecordLine::parse(&format!(
+            "0-1 resign sfen {} moves 7g7f 3c3d 8h2b+ 3a2b B*4e",
+            Shogi::START_SFEN
+        ))
+        .unwrap();
+        let text = csa_text::<Shogi>(&r, ["A", "B"]).unwrap();
+        assert_eq!(
+            text,
+            "V2.2\nN+A\nN-B\n$EVENT:hayate match\nPI\n+\n+7776FU\n-3334FU\n+8822UM\n-3122GI\n+0045KA\n%TORYO\n\
+             'result 0-1 resign\n"
+        );
+        let r = RecordLine::parse("1-0 checkmate sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1 moves G*5b")
+            .unwrap();
+        let text = csa_text::<Shogi>(&r, ["A", "B"]).unwrap();
+        assert!(text.contains("P1 *  *  *  * -OU *  *  *  * \n"), "{text}");
+        assert!(text.contains("P+00KI\n+\n+0052KI\n%TSUMI\n"), "{text}");
+        let m =
+            RecordLine::parse(&format!("0-1 resign sfen {} moves", Minishogi::START_SFEN)).unwrap();
+        assert!(csa_text::<Minishogi>(&m, ["A", "B"]).is_none());
+    }
+}
