@@ -199,6 +199,44 @@ fn illegal_move_loses() {
 }
 
 #[test]
+fn concurrent_games_are_recorded_in_game_order() {
+    let dir = scratch("concurrency");
+    let out = dir.join("games.txt");
+    let c = common(&out, "7");
+    let r = run_match(
+        &fake(&["illegal"]),
+        &fake(&SHOGI_CYCLE),
+        &args(&c, &["--concurrency", "3"]),
+        LIMIT,
+    );
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    let recs = records(&out);
+    // odd games: the illegal mover is sente and has no move; even games: the script played 2h3h first
+    for (i, rec) in recs.iter().enumerate() {
+        let want = if i % 2 == 0 {
+            (Outcome::WhiteWins, Reason::Illegal, 0)
+        } else {
+            (Outcome::BlackWins, Reason::Illegal, 1)
+        };
+        assert_eq!(
+            (rec.outcome, rec.reason, rec.moves.len()),
+            want,
+            "game {}",
+            i + 1
+        );
+    }
+    assert_eq!(recs.len(), 7);
+    assert_eq!(wdl_of(&r.stdout, "  Fake illegal: "), Wdl::new(0, 0, 7));
+    // three complete pairs, each with 0 points for the first engine; game 7 has no partner
+    assert!(
+        r.stdout
+            .contains("(0, 1/2, 1, 3/2, 2): 3 0 0 0 0 (3 pairs)"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
 fn crash_loses_and_the_engine_is_restarted() {
     let dir = scratch("crash");
     let out = dir.join("games.txt");
@@ -477,7 +515,7 @@ fn hayate_against_itself_in_all_three_games() {
                     "--byoyomi",
                     "60",
                     "--tolerance",
-                    "500",
+                    "1000",
                     "--max-plies",
                     &plies,
                     "--out",
