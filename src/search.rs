@@ -116,6 +116,8 @@ pub struct Info {
     pub time_ms: u64,
     pub hashfull: u32,
     pub pv: Vec<Move>,
+    /// A progress report between iterations: only nodes, time and hashfull are meaningful.
+    pub progress_only: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -149,6 +151,8 @@ pub struct Searcher {
     control: Arc<Control>,
     /// Score for a draw from the root side's point of view.
     pub draw_value: i32,
+    /// A game reaching this SFEN move number is a draw (0: no limit), as `MaxMovesToDraw` says.
+    pub max_moves_to_draw: u32,
 }
 
 const STACK_SIZE: usize = 64 * 1024 * 1024;
@@ -170,6 +174,7 @@ impl Searcher {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             control: Arc::new(Control::default()),
             draw_value: 0,
+            max_moves_to_draw: 0,
         }
     }
 
@@ -223,6 +228,7 @@ impl Searcher {
             maximum,
             on_info,
             draw_value: self.draw_value,
+            max_moves_to_draw: self.max_moves_to_draw,
             root_side: pos.side_to_move(),
             deepest: Mutex::new(None),
         };
@@ -321,6 +327,7 @@ struct Shared<'a> {
     maximum: Option<Duration>,
     on_info: &'a (dyn Fn(&Info) + Sync),
     draw_value: i32,
+    max_moves_to_draw: u32,
     root_side: Color,
     /// The deepest iteration any worker has completed, with its result.
     deepest: Mutex<Option<SearchResult>>,
@@ -359,6 +366,7 @@ struct Worker<'a, V: GameEval> {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     stopped: bool,
+    next_progress: Duration,
     root_moves: Vec<RootMove>,
     completed_depth: i32,
 }
@@ -377,6 +385,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             stopped: false,
+            next_progress: Duration::from_secs(1),
             root_moves: Vec::new(),
             completed_depth: 0,
         }
@@ -419,6 +428,25 @@ impl<'a, V: GameEval> Worker<'a, V> {
                 return;
             }
         }
+        // progress between iterations, at most once a second
+        let elapsed = self.sh.control.elapsed();
+        if elapsed >= self.next_progress {
+            self.next_progress = elapsed + Duration::from_secs(1);
+            if elapsed >= Duration::from_secs(1) {
+                (self.sh.on_info)(&Info {
+                    depth: 0,
+                    seldepth: self.seldepth as i32,
+                    multipv: 0,
+                    score: 0,
+                    bound: Bound::None,
+                    nodes: self.total_nodes(),
+                    time_ms: elapsed.as_millis() as u64,
+                    hashfull: self.sh.tt.hashfull(),
+                    pv: Vec::new(),
+                    progress_only: true,
+                });
+            }
+        }
         if let Some(max) = self.sh.maximum {
             if !self.sh.control.pondering.load(Ordering::Relaxed)
                 && self.sh.control.elapsed() >= max
@@ -455,6 +483,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
                     time_ms: self.sh.control.elapsed().as_millis() as u64,
                     hashfull: 0,
                     pv: Vec::new(),
+                    progress_only: false,
                 });
                 self.wait_while_infinite();
             }
@@ -615,6 +644,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
                 time_ms,
                 hashfull: self.sh.tt.hashfull(),
                 pv: rm.pv.clone(),
+                progress_only: false,
             });
         }
     }
@@ -738,7 +768,12 @@ impl<'a, V: GameEval> Worker<'a, V> {
         }
         // Repetition, scored by the game's rule (the first repetition stands for the game's outcome).
         match self.pos.repetition(32) {
-            Repetition::None => {}
+            Repetition::None => {
+                let limit = self.sh.max_moves_to_draw;
+                if limit > 0 && self.pos.move_number() > limit {
+                    return self.draw_score();
+                }
+            }
             Repetition::Draw => return self.draw_score(),
             Repetition::Win => return MATE - ply as i32,
             Repetition::Loss => return -MATE + ply as i32,

@@ -505,7 +505,12 @@ impl Engine {
                     }
                     self.options.entering_king = v.to_string();
                 }
-                "maxmovestodraw" => self.options.max_moves_to_draw = spin(0, 100000)? as u32,
+                "maxmovestodraw" => {
+                    self.options.max_moves_to_draw = spin(0, 100000)? as u32;
+                    if let Ok(mut s) = self.searcher.lock() {
+                        s.max_moves_to_draw = self.options.max_moves_to_draw;
+                    }
+                }
                 "clear_hash" => {
                     if let Ok(mut s) = self.searcher.lock() {
                         s.clear();
@@ -836,6 +841,12 @@ pub fn usi_score(score: i32) -> String {
 
 pub fn info_line<V: Variant>(i: &Info) -> String {
     let nps = i.nodes * 1000 / i.time_ms.max(1);
+    if i.progress_only {
+        return format!(
+            "info nodes {} nps {nps} time {} hashfull {}",
+            i.nodes, i.time_ms, i.hashfull
+        );
+    }
     let bound = match i.bound {
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
