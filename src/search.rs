@@ -862,7 +862,8 @@ impl<'a, V: GameEval> Worker<'a, V> {
         let us = self.pos.side_to_move();
         for i in 0..moves.len() {
             let m = pick(&mut moves, &mut scores, i);
-            self.sh.tt.prefetch(self.pos.key_after(m));
+            let next_key = self.pos.key_after(m);
+            self.sh.tt.prefetch(next_key);
             let capture = !m.is_drop() && self.pos.piece_at(m.to()).is_some();
             let quiet = !capture && !m.is_promotion();
             let gives_check = self.pos.gives_check(m);
@@ -894,6 +895,11 @@ impl<'a, V: GameEval> Worker<'a, V> {
             let new_depth = depth - 1 + ext;
 
             self.pos.do_move(m);
+            debug_assert_eq!(
+                self.pos.key(),
+                next_key,
+                "key_after disagrees with do_move for {m:?}"
+            );
             let score = if searched == 0 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, pv_node)
             } else {
