@@ -1,7 +1,10 @@
 //! Hayate: a shogi engine for standard shogi (9×9), minishogi (5×5) and Yari shogi (9×7).
 //!
-//! The rules core: bitboards, attack tables, positions with incremental Zobrist keys, legal move generation and
-//! perft, generic over the [`variant::Variant`] of the game.
+//! Layers, each depending only on those below it:
+//! - types and rules: `bitboard`, `square`, `piece`, `hand`, `moves`, `attacks`, `variant`, `position`, `sfen`,
+//!   `notation`, `zobrist`, `movegen`, `perft`, `suite` — generic over the [`variant::Variant`] of the game;
+//! - engine: `eval`, `search`, `tt`, `bench`;
+//! - front ends: `usi` (the protocol loop) and `matches` (`hayate match`).
 
 pub mod attacks;
 pub mod bench;
