@@ -99,6 +99,16 @@ impl Control {
         }
         self.pondering.store(false, Ordering::SeqCst);
     }
+    /// Blocks while the search may not answer yet: in infinite mode or while pondering, until `stop` (or
+    /// `ponderhit`, which clears pondering). Polled each millisecond, so the answer follows at once.
+    pub fn wait_until_released(&self, infinite: bool) {
+        while (infinite || self.pondering.load(Ordering::Relaxed))
+            && !self.stop.load(Ordering::Relaxed)
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
     fn elapsed(&self) -> Duration {
         self.start.lock().map(|s| s.elapsed()).unwrap_or_default()
     }
@@ -485,7 +495,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
                     pv: Vec::new(),
                     progress_only: false,
                 });
-                self.wait_while_infinite();
+                self.sh.control.wait_until_released(self.sh.limits.infinite);
             }
             return SearchResult {
                 best: None,
@@ -543,7 +553,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
         }
         self.sh.counters[self.id].store(self.nodes, Ordering::Relaxed);
         if self.is_main() {
-            self.wait_while_infinite();
+            self.sh.control.wait_until_released(self.sh.limits.infinite);
         }
         let best = &self.root_moves[0];
         SearchResult {
@@ -578,15 +588,6 @@ impl<'a, V: GameEval> Worker<'a, V> {
             && !self.sh.control.pondering.load(Ordering::Relaxed)
         {
             self.sh.control.stop();
-        }
-    }
-
-    /// In infinite or ponder mode the best move may only be sent once told to stop (or on ponderhit).
-    fn wait_while_infinite(&self) {
-        while (self.sh.limits.infinite || self.sh.control.pondering.load(Ordering::Relaxed))
-            && !self.sh.control.stop.load(Ordering::Relaxed)
-        {
-            std::thread::sleep(Duration::from_millis(1));
         }
     }
 

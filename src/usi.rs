@@ -892,7 +892,8 @@ fn run_search<V: GameEval>(
         };
         if let Some((b, w)) = rule {
             if pos.can_declare(b, w) {
-                wait_for_release(&control, limits.infinite);
+                // a declaration answers without a search, but still honours infinite and ponder
+                control.wait_until_released(limits.infinite);
                 finish("bestmove win");
                 return;
             }
@@ -935,15 +936,6 @@ fn run_search<V: GameEval>(
         }
     };
     finish(&line);
-}
-
-/// Before answering without a search (a declaration), honour infinite and ponder: wait for stop or ponderhit.
-fn wait_for_release(control: &crate::search::Control, infinite: bool) {
-    while (infinite || control.pondering.load(Ordering::Relaxed))
-        && !control.stop.load(Ordering::Relaxed)
-    {
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
 }
 
 /// Runs the USI loop on stdin/stdout until `quit` or end of input.
