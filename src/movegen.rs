@@ -23,6 +23,8 @@ pub enum GenMode {
     Quiets,
     /// Legal moves that give check.
     Checks,
+    /// Legal promotions that do not capture (quiescence search adds them to the captures).
+    QuietPromotions,
 }
 
 impl<V: Variant> Position<V> {
@@ -40,6 +42,9 @@ impl<V: Variant> Position<V> {
             GenMode::All => self.generate_filtered::<true, true>(list),
             GenMode::Captures => self.generate_filtered::<true, false>(list),
             GenMode::Quiets => self.generate_filtered::<false, true>(list),
+            GenMode::QuietPromotions => {
+                self.generate_into::<false, true, _>(&mut PromotionSink(list));
+            }
             GenMode::Checks => {
                 let start = list.len();
                 self.generate_filtered::<true, true>(list);
@@ -307,6 +312,22 @@ impl<V: Variant> MoveSink<V> for ListSink<'_> {
             self.0.push(Move::drop(kind, sq));
         }
     }
+}
+
+/// A list sink that keeps only the promoting moves (so no drop).
+struct PromotionSink<'a>(&'a mut MoveList);
+
+impl<V: Variant> MoveSink<V> for PromotionSink<'_> {
+    #[inline(always)]
+    fn board_moves(&mut self, from: Square, promote: Bb<V>, _stay: Bb<V>) {
+        MoveSink::<V>::board_moves(&mut ListSink(self.0), from, promote, Bb::<V>::EMPTY);
+    }
+    #[inline(always)]
+    fn pawn_moves(&mut self, us: Color, promote: Bb<V>, _stay: Bb<V>) {
+        MoveSink::<V>::pawn_moves(&mut ListSink(self.0), us, promote, Bb::<V>::EMPTY);
+    }
+    #[inline(always)]
+    fn drops(&mut self, _kind: Kind, _to: Bb<V>) {}
 }
 
 struct CountSink(u64);

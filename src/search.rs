@@ -1,15 +1,18 @@
 //! Parallel iterative-deepening alpha-beta search (Lazy SMP).
 //!
 //! Every worker searches the same root on its own copy of the position, sharing only the transposition table,
-//! the stop flag and the node counters. Workers diverge through their own move-ordering histories and the table
-//! entries the others leave; skipping depths per helper (Stockfish's old pattern) measured slower here (time to
-//! depth 10 on the shogi bench, 2 threads: 1.25× with skipping, 1.43-1.56× without). The main worker reports progress, keeps the clock, and its deepest
-//! completed iteration gives the best move.
+//! the stop flag, the node counters and the table of nodes being searched. Workers diverge through their own
+//! move-ordering histories, the table entries the others leave, and by putting off a late move whose position
+//! another worker is searching at that moment (see `BusyTable`). Skipping depths per helper (Stockfish's old
+//! pattern) measured slower here (time to depth 10 on the shogi bench, 2 threads: 1.25× with skipping, 1.29×
+//! without). The main worker reports progress and keeps the clock; the deepest completed iteration of any worker
+//! gives the best move.
 //!
-//! Node steps, in the order they run (each labelled in `Worker::search`): mate-distance pruning, repetition
-//! by the game's rule, table cut-off, static evaluation, reverse futility (static null move), null-move pruning,
-//! move loop with late-move pruning, futility pruning of quiet moves, check extension, late-move reductions and
-//! principal-variation re-searches; quiescence resolves captures (and all evasions when in check).
+//! Node steps, in the order they run (each labelled in `Worker::search`): mate-distance pruning, repetition by
+//! the game's rule, table cut-off, static evaluation, razoring, reverse futility (static null move), null-move
+//! pruning, move loop with late-move pruning, futility pruning of quiet moves, check extension, late-move
+//! reductions and principal-variation re-searches; quiescence resolves captures and pawn promotions (and all
+//! evasions when in check).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -163,6 +166,55 @@ pub struct Searcher {
     pub draw_value: i32,
     /// A game reaching this SFEN move number is a draw (0: no limit), as `MaxMovesToDraw` says.
     pub max_moves_to_draw: u32,
+    busy: BusyTable,
+}
+
+/// Nodes that some worker is searching right now, by key (ABDADA's "exclusive" flag, without its counters): a
+/// worker that meets a late move whose position another worker is already searching puts it off to the end of
+/// its list, so that two workers spend less time on the same subtree at the same moment. Only nodes with at
+/// least `DEFER_DEPTH` plies to go are marked; a slot taken by another position is simply not marked.
+struct BusyTable {
+    slots: Vec<AtomicU64>,
+}
+
+const BUSY_SLOTS: usize = 1 << 15;
+const DEFER_DEPTH: i32 = 3;
+
+impl BusyTable {
+    fn new() -> Self {
+        BusyTable {
+            slots: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+    #[inline]
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[(key as usize) & (BUSY_SLOTS - 1)]
+    }
+    #[inline]
+    fn is_busy(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+    /// Marks `key` as being searched; the guard clears the mark when the node is done.
+    #[inline]
+    fn claim(&self, key: u64) -> Option<BusyGuard<'_>> {
+        let slot = self.slot(key);
+        slot.compare_exchange(0, key, Ordering::Relaxed, Ordering::Relaxed)
+            .ok()
+            .map(|_| BusyGuard { slot, key })
+    }
+}
+
+struct BusyGuard<'a> {
+    slot: &'a AtomicU64,
+    key: u64,
+}
+
+impl Drop for BusyGuard<'_> {
+    fn drop(&mut self) {
+        let _ = self
+            .slot
+            .compare_exchange(self.key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
 }
 
 const STACK_SIZE: usize = 64 * 1024 * 1024;
@@ -185,6 +237,7 @@ impl Searcher {
             control: Arc::new(Control::default()),
             draw_value: 0,
             max_moves_to_draw: 0,
+            busy: BusyTable::new(),
         }
     }
 
@@ -240,6 +293,7 @@ impl Searcher {
             draw_value: self.draw_value,
             max_moves_to_draw: self.max_moves_to_draw,
             root_side: pos.side_to_move(),
+            busy: (self.threads > 1).then_some(&self.busy),
             deepest: Mutex::new(None),
         };
         let result = Mutex::new(None);
@@ -341,6 +395,8 @@ struct Shared<'a> {
     root_side: Color,
     /// The deepest iteration any worker has completed, with its result.
     deepest: Mutex<Option<SearchResult>>,
+    /// Nodes being searched, with more than one worker.
+    busy: Option<&'a BusyTable>,
 }
 
 #[derive(Clone)]
@@ -814,6 +870,25 @@ impl<'a, V: GameEval> Worker<'a, V> {
             }
         };
 
+        // Razoring: far below alpha near the leaves, only captures (or promotions) could save the node; if the
+        // quiescence search cannot lift it to alpha either, fail low at once.
+        if !pv_node && !in_check && depth <= 3 && alpha.abs() < MATE_BOUND {
+            let margin = 300 + 250 * depth * depth;
+            if static_eval + margin < alpha {
+                let v = self.qsearch(alpha - 1, alpha, ply, 0);
+                if self.stopped {
+                    return 0;
+                }
+                // the quiescence search does not see a position without legal moves, lost in all three games
+                if v < alpha {
+                    return if self.pos.has_legal_move() {
+                        v
+                    } else {
+                        -MATE + ply as i32
+                    };
+                }
+            }
+        }
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at shallow depth, assume a cut-off.
             if depth <= 6 && static_eval - 120 * depth >= beta {
@@ -861,9 +936,23 @@ impl<'a, V: GameEval> Worker<'a, V> {
         let mut searched = 0;
         let mut quiets_tried: MoveList = MoveList::new();
         let us = self.pos.side_to_move();
-        for i in 0..moves.len() {
+        let busy = self.sh.busy.filter(|_| depth >= DEFER_DEPTH);
+        let _mark = busy.and_then(|b| b.claim(key));
+        // moves put off because another worker is searching them come back at the end of the list, once
+        let generated = moves.len();
+        let mut next = 0;
+        while next < moves.len() {
+            let i = next;
+            next += 1;
             let m = pick(&mut moves, &mut scores, i);
             let next_key = self.pos.key_after(m);
+            if let Some(b) = busy {
+                if searched > 0 && i < generated && !moves.is_full() && b.is_busy(next_key) {
+                    moves.push(m);
+                    scores[moves.len() - 1] = i32::MIN;
+                    continue;
+                }
+            }
             self.sh.tt.prefetch(next_key);
             let capture = !m.is_drop() && self.pos.piece_at(m.to()).is_some();
             let quiet = !capture && !m.is_promotion();
@@ -1092,15 +1181,34 @@ impl<'a, V: GameEval> Worker<'a, V> {
             }
             alpha = alpha.max(stand_pat);
             self.pos.generate(GenMode::Captures, &mut moves);
+            // Promotions that gain much (a pawn's, a rook's) change the material as a capture does; searched at
+            // the first quiescence ply only, where they matter most and cost least.
+            if qdepth == 0 {
+                let start = moves.len();
+                self.pos.generate(GenMode::QuietPromotions, &mut moves);
+                let mut i = start;
+                while i < moves.len() {
+                    if self.pos.piece_at(moves[i].from()).kind() == Kind::Pawn {
+                        i += 1;
+                    } else {
+                        moves.swap_remove(i);
+                    }
+                }
+            }
         }
         let mut scores = self.score_moves(&moves, Move::NONE, ply.min(MAX_PLY));
         let mut best = stand_pat;
         for i in 0..moves.len() {
             let m = pick(&mut moves, &mut scores, i);
             if !in_check {
-                // Delta pruning: even winning this piece cannot lift the score to alpha.
-                let victim = capture_value::<V>(self.pos.piece_at(m.to()).kind());
-                if stand_pat + victim + 200 <= alpha {
+                // Delta pruning: even winning this piece (or promoting) cannot lift the score to alpha.
+                let target = self.pos.piece_at(m.to());
+                let gain = if target.is_some() {
+                    capture_value::<V>(target.kind()) + promotion_gain::<V>(&self.pos, m)
+                } else {
+                    promotion_gain::<V>(&self.pos, m)
+                };
+                if stand_pat + gain + 200 <= alpha {
                     continue;
                 }
                 // losing captures cannot raise the score
@@ -1134,6 +1242,16 @@ impl<'a, V: GameEval> Worker<'a, V> {
         }
         best
     }
+}
+
+/// What promoting adds to the moving piece's board value (0 for a move that does not promote).
+fn promotion_gain<V: GameEval>(pos: &Position<V>, m: Move) -> i32 {
+    if !m.is_promotion() {
+        return 0;
+    }
+    let k = pos.piece_at(m.from()).kind();
+    k.promoted()
+        .map_or(0, |p| V::BOARD_VALUE[p.index()] - V::BOARD_VALUE[k.index()])
 }
 
 /// Moves the best-scored remaining move to `i` and returns it: a selection step for the first few moves (a

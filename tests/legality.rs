@@ -8,7 +8,7 @@
 //!
 //! - the board, hands and side to move kept by the engine with the reference's own replay of the moves;
 //! - the engine's legal move set with the reference set, both ways, and with no duplicate;
-//! - `GenMode::Captures`, `Quiets` and `Checks` with the matching subsets of the reference set;
+//! - `GenMode::Captures`, `Quiets`, `QuietPromotions` and `Checks` with the matching subsets of the reference set;
 //! - `gives_check` and `in_check` with brute-force attack detection;
 //! - `to_sfen` with the reference's SFEN, and `from_sfen(to_sfen())` (same SFEN, same key);
 //! - do then undo of every legal move (same SFEN, same key), `key() == compute_key()` after every move;
@@ -830,8 +830,11 @@ fn check_position<V: RefGame>(pos: &Position<V>, rp: &RefPos, move_number: u32) 
             gives_check.insert(*m);
         }
     }
+    let quiet_promotions: BTreeSet<RefMove> =
+        quiets.iter().filter(|m| m.promote).copied().collect();
     for (mode, expected) in [
         (GenMode::Captures, &captures),
+        (GenMode::QuietPromotions, &quiet_promotions),
         (GenMode::Quiets, &quiets),
         (GenMode::Checks, &gives_check),
     ] {
