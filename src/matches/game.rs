@@ -3,7 +3,8 @@
 //! The [`Judge`] applies Hayate's own rules core to every move: legality, checkmate (or no legal move), the
 //! fourth occurrence of a position (with perpetual check and minishogi's sente-loses rule), the entering-king
 //! declaration (CSA rule, 28 points as sente and 27 as gote, 9×9 only) and a maximum number of plies. The same
-//! judge replays records (see `record.rs`).
+//! judge replays records (see `record.rs`). [`play_game`] adds what only a live game has: each side's
+//! [`TimeControl`], losses on time or by a hang, and adjudication by the engines' scores.
 
 use std::time::{Duration, Instant};
 
