@@ -213,7 +213,8 @@ fn suite_for<V: Variant>(path: &str, max_depth: u32) -> ExitCode {
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// An engine: cmd=<path> [arg=<a> ...] [dir=<d>] [name=<n>] [option.<Name>=<value> ...]; give it twice.
+    /// An engine: cmd=<path> [arg=<a> ...] [dir=<d>] [name=<n>] [tc=<spec>] [option.<Name>=<value> ...]; give it
+    /// twice. tc= overrides --tc for this engine.
     #[arg(long = "engine", num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE")]
     pub engines: Vec<String>,
     /// The game.
@@ -225,15 +226,16 @@ pub struct MatchArgs {
     /// Games played at the same time (each with its own two engine processes).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub concurrency: u64,
-    /// Main time and increment in seconds: <base>+<inc> (e.g. 10+0.1, or 60 with --byoyomi).
-    #[arg(long)]
+    /// Time control, all in milliseconds: byoyomi=<ms>, <base>+<inc> (Fischer), <base> (sudden death),
+    /// <base>/byoyomi=<ms>, movetime=<ms>, nodes=<n> or depth=<n>.
+    #[arg(long, value_name = "SPEC")]
     pub tc: Option<String>,
-    /// Byoyomi in milliseconds (after the main time of --tc, if any).
-    #[arg(long)]
-    pub byoyomi: Option<u64>,
     /// Milliseconds an engine may exceed its time before it loses on time.
     #[arg(long, default_value_t = 200)]
     pub tolerance: u64,
+    /// Milliseconds a move under nodes= or depth= may take before the engine counts as hung.
+    #[arg(long, default_value_t = 60_000)]
+    pub hang_timeout: u64,
     /// Draw a game at this many plies (opening moves included; 0: no limit) [default: 512; with --verify, the
     /// length that `maxplies` games must have, unchecked by default].
     #[arg(long)]
@@ -241,23 +243,34 @@ pub struct MatchArgs {
     /// Openings, one a line: [position] (startpos | [sfen] <sfen>) [moves ...]; one per game pair, in order.
     #[arg(long)]
     pub openings: Option<String>,
-    /// Write every game to this file (overwritten), one line each: `<result> <reason> sfen <start> moves ...`.
+    /// Random legal plies from the start position (after each file opening with --openings).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1000))]
+    pub random_plies: u64,
+    /// Seed of the random plies [default: from the clock, shown in the header].
     #[arg(long)]
+    pub seed: Option<u64>,
+    /// A directory for the records: games.txt (one line per game: `<result> <reason> sfen <start> moves ...`)
+    /// and, for standard shogi, one CSA file per game (0001.csa, ...).
+    #[arg(long, value_name = "DIR")]
     pub out: Option<String>,
-    /// A directory for one CSA record per game (standard shogi only).
-    #[arg(long)]
-    pub csa: Option<String>,
     /// Sequential test: elo0=<e> elo1=<e> [alpha=0.05] [beta=0.05] [model=trinomial|pentanomial].
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
+    /// Adjudicate a loss: score=<cp> count=<n> (both engines agree by at least cp for their last n moves).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub resign: Option<Vec<String>>,
+    /// Adjudicate a draw: ply=<p> count=<n> score=<cp> (from ply p, both within +/- cp for their last n moves).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub draw: Option<Vec<String>>,
     /// Milliseconds allowed for starting an engine and for each isready.
     #[arg(long, default_value_t = 10_000)]
     pub ready_timeout: u64,
     /// Milliseconds to wait for bestmove after `stop` before an engine counts as hung.
     #[arg(long, default_value_t = 1000)]
     pub stop_grace: u64,
-    /// Do not play: replay every game of this record file with the rules core and check its result.
-    #[arg(long, conflicts_with_all = ["engines", "out", "sprt", "openings", "csa"])]
+    /// Do not play: replay every game of this record file (or DIR/games.txt) with the rules core and check its
+    /// result.
+    #[arg(long, conflicts_with_all = ["engines", "out", "sprt", "openings", "random_plies", "resign", "draw"])]
     pub verify: Option<String>,
 }
 
@@ -272,11 +285,58 @@ fn engine_groups() -> Vec<Vec<String>> {
         .unwrap_or_default()
 }
 
+/// Match output on stdout. On a terminal a progress bar stays on the last line: it is erased (`\r`, then
+/// `ESC [2K`, erase the line) before each normal line and drawn again after it; elsewhere only plain lines go out.
+struct Console {
+    tty: bool,
+    bar: std::sync::Mutex<Option<String>>,
+}
+
+const ERASE_LINE: &str = "\r\x1b[2K";
+
+impl hayate::matches::Report for Console {
+    fn line(&self, text: &str) {
+        let out = std::io::stdout();
+        let mut out = out.lock();
+        if !self.tty {
+            let _ = writeln!(out, "{text}");
+            let _ = out.flush();
+            return;
+        }
+        let bar = self.bar.lock().map(|b| b.clone()).unwrap_or(None);
+        let _ = match bar {
+            Some(b) => write!(out, "{ERASE_LINE}{text}\n{b}"),
+            None => writeln!(out, "{text}"),
+        };
+        let _ = out.flush();
+    }
+
+    fn progress(&self, bar: Option<&str>) {
+        if !self.tty {
+            return;
+        }
+        let Ok(mut kept) = self.bar.lock() else {
+            return;
+        };
+        let out = std::io::stdout();
+        let mut out = out.lock();
+        let _ = match bar {
+            Some(b) => write!(out, "{ERASE_LINE}{b}"),
+            None if kept.is_some() => write!(out, "{ERASE_LINE}"),
+            None => Ok(()),
+        };
+        let _ = out.flush();
+        *kept = bar.map(str::to_string);
+    }
+}
+
 pub fn run_match(args: &MatchArgs) -> ExitCode {
+    use hayate::matches::adjudication::{DrawRule, ResignRule};
     use hayate::matches::engine::EngineSpec;
     use hayate::matches::game::{GameLimits, TimeControl};
     use hayate::matches::stats::SprtConfig;
-    use hayate::matches::{run_match as play, verify_records, MatchConfig};
+    use hayate::matches::{interrupt, openings, run_match as play, verify_records, MatchConfig};
+    use std::io::IsTerminal;
     use std::time::Duration;
 
     let variant = match args.variant {
@@ -289,17 +349,24 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
         ExitCode::from(2)
     };
     if let Some(path) = &args.verify {
-        let text = match std::fs::read_to_string(path) {
+        let mut file = std::path::PathBuf::from(path);
+        if file.is_dir() {
+            file.push(hayate::matches::GAMES_FILE);
+        }
+        let text = match std::fs::read_to_string(&file) {
             Ok(t) => t,
-            Err(e) => return fail(format!("cannot read {path}: {e}")),
+            Err(e) => return fail(format!("cannot read {}: {e}", file.display())),
         };
         return match verify_records(variant, &text, args.max_plies.unwrap_or(0)) {
             Ok(n) => {
-                println!("{path}: {n} games replayed legally, results agree with the rules");
+                println!(
+                    "{}: {n} games replayed legally, results agree with the rules",
+                    file.display()
+                );
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                println!("{path}: {e}");
+                println!("{}: {e}", file.display());
                 ExitCode::FAILURE
             }
         };
@@ -318,13 +385,40 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
             Err(e) => return fail(e),
         }
     }
-    let tc = match TimeControl::from_args(args.tc.as_deref(), args.byoyomi) {
-        Ok(t) => t,
-        Err(e) => return fail(e),
+    let tc = match args.tc.as_deref().map(TimeControl::parse) {
+        Some(Ok(t)) => Some(t),
+        Some(Err(e)) => return fail(format!("--tc: {e}")),
+        None => None,
     };
+    let mut tcs = Vec::new();
+    for (i, s) in specs.iter().enumerate() {
+        match s.tc.or(tc) {
+            Some(t) => tcs.push(t),
+            None => {
+                return fail(format!(
+                    "engine {} has no time control: give --tc <spec> or tc=<spec> in its --engine",
+                    i + 1
+                ))
+            }
+        }
+    }
     let sprt = match &args.sprt {
         Some(words) => match SprtConfig::parse(words) {
             Ok(s) => Some(s),
+            Err(e) => return fail(e),
+        },
+        None => None,
+    };
+    let resign = match &args.resign {
+        Some(words) => match ResignRule::parse(words) {
+            Ok(r) => Some(r),
+            Err(e) => return fail(e),
+        },
+        None => None,
+    };
+    let draw = match &args.draw {
+        Some(words) => match DrawRule::parse(words) {
+            Ok(d) => Some(d),
             Err(e) => return fail(e),
         },
         None => None,
@@ -336,36 +430,47 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
         },
         None => Vec::new(),
     };
-    let [e1, e2]: [EngineSpec; 2] = match specs.try_into() {
-        Ok(a) => a,
-        Err(_) => return fail("a match needs exactly two engines".into()),
-    };
+    let ([e1, e2], [t1, t2]): ([EngineSpec; 2], [TimeControl; 2]) =
+        match (specs.try_into(), tcs.try_into()) {
+            (Ok(e), Ok(t)) => (e, t),
+            _ => return fail("a match needs exactly two engines".into()),
+        };
     let cfg = MatchConfig {
         engines: [e1, e2],
+        tcs: [t1, t2],
         variant: variant.to_string(),
         games: args.games as usize,
         concurrency: args.concurrency as usize,
         limits: GameLimits {
-            tc,
             tolerance: Duration::from_millis(args.tolerance),
             stop_grace: Duration::from_millis(args.stop_grace),
+            hang_timeout: Duration::from_millis(args.hang_timeout),
             max_plies: args.max_plies.unwrap_or(512),
+            resign,
+            draw,
         },
         openings,
-        out: args.out.as_ref().map(Into::into),
-        csa_dir: args.csa.as_ref().map(Into::into),
+        random_plies: args.random_plies as usize,
+        seed: args.seed.unwrap_or_else(openings::clock_seed),
+        out_dir: args.out.as_ref().map(Into::into),
         sprt,
         ready_timeout: Duration::from_millis(args.ready_timeout),
     };
-    let print = |l: &str| {
-        let out = std::io::stdout();
-        let mut out = out.lock();
-        let _ = writeln!(out, "{l}");
-        let _ = out.flush();
+    if !interrupt::install_handlers() {
+        log::warn!(
+            "no SIGINT/SIGTERM handlers on this platform: an interrupted match leaves no summary"
+        );
+    }
+    let console = Console {
+        tty: std::io::stdout().is_terminal(),
+        bar: std::sync::Mutex::new(None),
     };
-    match play(&cfg, &print) {
-        Ok(s) if s.error.is_none() => ExitCode::SUCCESS,
-        Ok(_) => ExitCode::FAILURE,
+    match play(&cfg, &console) {
+        Ok(s) => match (s.interrupted, &s.error) {
+            (Some(sig), _) => ExitCode::from(u8::try_from(128 + sig).unwrap_or(1)),
+            (None, Some(_)) => ExitCode::FAILURE,
+            (None, None) => ExitCode::SUCCESS,
+        },
         Err(e) => fail(e),
     }
 }

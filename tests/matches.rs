@@ -5,7 +5,7 @@
 //! blocking it. Records written with `--out` are replayed with the library's rules core.
 
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -104,8 +104,9 @@ fn run_match(e1: &[String], e2: &[String], args: &[&str], limit: Duration) -> Ru
     }
 }
 
-fn records(path: &PathBuf) -> Vec<RecordLine> {
-    std::fs::read_to_string(path)
+/// The games of `<dir>/games.txt`.
+fn records(dir: &Path) -> Vec<RecordLine> {
+    std::fs::read_to_string(dir.join("games.txt"))
         .unwrap()
         .lines()
         .map(|l| RecordLine::parse(l).unwrap())
@@ -137,12 +138,16 @@ fn wdl_of(stdout: &str, prefix: &str) -> Wdl {
     Wdl::new(num("W"), num("D"), num("L"))
 }
 
-fn common(out: &std::path::Path, games: &str) -> Vec<String> {
+fn common(out: &Path, games: &str) -> Vec<String> {
+    common_tc(out, games, "byoyomi=100")
+}
+
+fn common_tc(out: &Path, games: &str, tc: &str) -> Vec<String> {
     [
         "--games",
         games,
-        "--byoyomi",
-        "100",
+        "--tc",
+        tc,
         "--tolerance",
         "100",
         "--stop-grace",
@@ -169,7 +174,7 @@ const LIMIT: Duration = Duration::from_secs(30);
 #[test]
 fn illegal_move_loses() {
     let dir = scratch("illegal");
-    let out = dir.join("games.txt");
+    let out = dir.join("out");
     let c = common(&out, "2");
     let r = run_match(
         &fake(&["illegal"]),
@@ -201,7 +206,7 @@ fn illegal_move_loses() {
 #[test]
 fn concurrent_games_are_recorded_in_game_order() {
     let dir = scratch("concurrency");
-    let out = dir.join("games.txt");
+    let out = dir.join("out");
     let c = common(&out, "7");
     let r = run_match(
         &fake(&["illegal"]),
@@ -239,7 +244,7 @@ fn concurrent_games_are_recorded_in_game_order() {
 #[test]
 fn crash_loses_and_the_engine_is_restarted() {
     let dir = scratch("crash");
-    let out = dir.join("games.txt");
+    let out = dir.join("out");
     let c = common(&out, "4");
     let r = run_match(
         &fake(&["crash"]),
@@ -267,7 +272,7 @@ fn crash_loses_and_the_engine_is_restarted() {
 #[test]
 fn hang_loses() {
     let dir = scratch("hang");
-    let out = dir.join("games.txt");
+    let out = dir.join("out");
     let c = common(&out, "2");
     let r = run_match(&fake(&SHOGI_CYCLE), &fake(&["hang"]), &args(&c, &[]), LIMIT);
     assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
@@ -288,7 +293,7 @@ fn hang_loses() {
 #[test]
 fn late_answer_loses_on_time() {
     let dir = scratch("slow");
-    let out = dir.join("games.txt");
+    let out = dir.join("out");
     let c = common(&out, "2");
     let r = run_match(&fake(&["slow"]), &fake(&SHOGI_CYCLE), &args(&c, &[]), LIMIT);
     assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
@@ -306,7 +311,7 @@ fn late_answer_loses_on_time() {
 #[test]
 fn stderr_flood_does_not_block() {
     let dir = scratch("flood");
-    let out = dir.join("games.txt");
+    let out = dir.join("out");
     let c = common(&out, "2");
     let flood = fake(&["flood", SHOGI_CYCLE[1], SHOGI_CYCLE[2]]);
     let r = run_match(&flood, &fake(&SHOGI_CYCLE), &args(&c, &[]), LIMIT);
@@ -328,7 +333,7 @@ fn stderr_flood_does_not_block() {
 #[test]
 fn declarations_true_and_false() {
     let dir = scratch("declare");
-    let out = dir.join("games.txt");
+    let out = dir.join("out");
     let openings = dir.join("openings.txt");
     std::fs::write(&openings, format!("sfen {DECLARABLE}\nstartpos\n")).unwrap();
     let c = common(&out, "4");
@@ -361,7 +366,7 @@ fn declarations_true_and_false() {
 fn repetition_rules_of_each_game() {
     // minishogi: the fourth occurrence loses for sente
     let dir = scratch("repetition");
-    let out = dir.join("mini.txt");
+    let out = dir.join("mini");
     let c = common(&out, "2");
     let mini = fake(&["script", "black=1e1d,1d1e", "white=5a5b,5b5a"]);
     let r = run_match(&mini, &mini, &args(&c, &["--variant", "minishogi"]), LIMIT);
@@ -382,7 +387,7 @@ fn repetition_rules_of_each_game() {
     );
 
     // shogi: perpetual check loses for the checking side (sente here, in both games)
-    let out = dir.join("perpetual.txt");
+    let out = dir.join("perpetual");
     let openings = dir.join("openings.txt");
     std::fs::write(&openings, "4k4/R8/9/9/9/9/9/9/4K4 b - 1\n").unwrap();
     let c = common(&out, "2");
@@ -406,7 +411,7 @@ fn repetition_rules_of_each_game() {
 
     // Yari shogi: the fourth occurrence draws. Yari rooks never move backward: after an opening that lifts both,
     // they step sideways and back (the cycles are offset by the opening's two plies)
-    let out = dir.join("yari.txt");
+    let out = dir.join("yari");
     let openings = dir.join("yari-openings.txt");
     std::fs::write(&openings, "startpos moves 7i7h 1a1b\n").unwrap();
     let c = common(&out, "2");
@@ -443,9 +448,10 @@ fn repetition_rules_of_each_game() {
 #[test]
 fn an_engine_that_never_starts_fails_the_match_quickly() {
     let dir = scratch("nousiok");
-    let out = dir.join("games.txt");
+    let out = dir.join("out");
     let mut c = common(&out, "2");
-    c[7] = "500".into(); // --ready-timeout
+    let at = c.iter().position(|a| a == "--ready-timeout").unwrap();
+    c[at + 1] = "500".into();
     let r = run_match(
         &fake(&["nousiok"]),
         &fake(&SHOGI_CYCLE),
@@ -460,7 +466,7 @@ fn an_engine_that_never_starts_fails_the_match_quickly() {
 #[test]
 fn sprt_stops_the_match_early() {
     let dir = scratch("sprt");
-    let out = dir.join("games.txt");
+    let out = dir.join("out");
     let c = common(&out, "100");
     // the first engine resigns every game: LLR = N/2 ln(0.25 / 0.64^2) = -0.2469 N, below ln(0.05/0.95) = -2.944
     // first at N = 12 (Python: -2.9635)
@@ -488,11 +494,21 @@ fn sprt_stops_the_match_early() {
     let recs = records(&out);
     assert_eq!(recs.len(), 12);
     assert!(recs.iter().all(|r| r.reason == Reason::Resign));
+    // the live standing after each game, with the LLR; stdout is not a terminal: plain lines only
+    assert!(
+        r.stdout.contains(
+            "Game 12/100: Fake script (sente) vs Fake resign (gote): 1-0 resign, 1 plies | Fake resign vs Fake \
+             script: W 0 D 0 L 12, 0.0%, Elo -inf, LLR -2.96 (-2.94, 2.94)"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains(['\r', '\x1b']), "{:?}", r.stdout);
     verify_all::<Shogi>(&recs, 0);
 }
 
-/// Hayate against itself: two short games in each of the three games; the records replay legally and the summary's
-/// figures add up.
+/// Hayate against itself: two short games in each of the three games, with random openings; the records replay
+/// legally, the summary's figures add up, and for shogi the CSA files hold every move with its time.
 #[test]
 fn hayate_against_itself_in_all_three_games() {
     let dir = scratch("selfplay");
@@ -503,8 +519,7 @@ fn hayate_against_itself_in_all_three_games() {
         .map(|variant| {
             let dir = dir.clone();
             std::thread::spawn(move || {
-                let out = dir.join(format!("{variant}.txt"));
-                let csa = dir.join(format!("{variant}-csa"));
+                let out = dir.join(variant);
                 let plies = max_plies.to_string();
                 let n = games.to_string();
                 let a = [
@@ -512,31 +527,34 @@ fn hayate_against_itself_in_all_three_games() {
                     variant,
                     "--games",
                     &n,
-                    "--byoyomi",
-                    "60",
-                    "--tolerance",
-                    "1000",
+                    "--tc",
+                    "nodes=3000",
+                    "--random-plies",
+                    "4",
+                    "--seed",
+                    "11",
                     "--max-plies",
                     &plies,
                     "--out",
                     out.to_str().unwrap(),
-                    "--csa",
-                    csa.to_str().unwrap(),
                 ];
                 let r = run_match(&real("A"), &real("B"), &a, Duration::from_secs(50));
-                (variant, r, records(&out), csa)
+                (variant, r, out)
             })
         })
         .collect();
     for h in handles {
-        let (variant, r, recs, csa) = h.join().unwrap();
+        let (variant, r, out) = h.join().unwrap();
         assert_eq!(r.code, Some(0), "{variant}: {}{}", r.stdout, r.stderr);
+        let recs = records(&out);
         assert_eq!(recs.len(), games, "{variant}");
         match variant {
             "shogi" => verify_all::<Shogi>(&recs, max_plies),
             "minishogi" => verify_all::<Minishogi>(&recs, max_plies),
             _ => verify_all::<Yari>(&recs, max_plies),
         }
+        // both games of the pair start with the same 4 random plies
+        assert_eq!(recs[0].moves[..4], recs[1].moves[..4], "{variant}");
         for rec in &recs {
             assert!(
                 !matches!(
@@ -579,21 +597,558 @@ fn hayate_against_itself_in_all_three_games() {
             }
         }
         assert_eq!(from_records, a, "{variant}");
-        let csa_files = std::fs::read_dir(&csa).map(|d| d.count()).unwrap_or(0);
+        let csa_files = std::fs::read_dir(&out)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".csa"))
+            })
+            .count();
         if variant == "shogi" {
             assert_eq!(csa_files, games);
-            let text = std::fs::read_to_string(csa.join("game0001.csa")).unwrap();
+            let text = std::fs::read_to_string(out.join("0001.csa")).unwrap();
             assert!(text.starts_with("V2.2\nN+A\nN-B\n"), "{text}");
-            assert_eq!(
-                text.lines()
-                    .filter(|l| l.len() == 7 && (l.starts_with('+') || l.starts_with('-')))
-                    .count(),
-                recs[0].moves.len()
-            );
+            let lines: Vec<&str> = text.lines().collect();
+            let move_lines: Vec<usize> = (0..lines.len())
+                .filter(|&i| {
+                    lines[i].len() == 7 && (lines[i].starts_with('+') || lines[i].starts_with('-'))
+                })
+                .collect();
+            assert_eq!(move_lines.len(), recs[0].moves.len());
+            // a time after every engine move, none after the 4 opening plies
+            for (k, &i) in move_lines.iter().enumerate() {
+                let timed =
+                    lines[i + 1].starts_with('T') && lines[i + 1][1..].parse::<u64>().is_ok();
+                assert_eq!(timed, k >= 4, "{text}");
+            }
         } else {
             assert_eq!(csa_files, 0);
         }
     }
+}
+
+fn with(mut engine: Vec<String>, words: &[&str]) -> Vec<String> {
+    engine.extend(words.iter().map(|w| w.to_string()));
+    engine
+}
+
+/// The `go` commands in an engine's log, as word lists.
+fn go_lines(log: &Path) -> Vec<Vec<String>> {
+    std::fs::read_to_string(log)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("go"))
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
+
+/// The number after `key` in a go command.
+fn field(go: &[String], key: &str) -> u64 {
+    let i = go
+        .iter()
+        .position(|w| w == key)
+        .unwrap_or_else(|| panic!("no {key} in {go:?}"));
+    go[i + 1].parse().unwrap()
+}
+
+#[test]
+fn each_engine_gets_its_own_time_control_and_the_real_clocks() {
+    let dir = scratch("tc");
+    let out = dir.join("out");
+    let (log1, log2) = (dir.join("e1.log"), dir.join("e2.log"));
+    let l1 = format!("log={}", log1.display());
+    let l2 = format!("log={}", log2.display());
+    // engine 1: main time and byoyomi; engine 2: Fischer; the match's --tc applies to neither
+    let e1 = with(
+        fake(&[
+            SHOGI_CYCLE[0],
+            SHOGI_CYCLE[1],
+            SHOGI_CYCLE[2],
+            &l1,
+            "sleep=30",
+        ]),
+        &["tc=1000/byoyomi=100"],
+    );
+    let e2 = with(
+        fake(&[SHOGI_CYCLE[0], SHOGI_CYCLE[1], SHOGI_CYCLE[2], &l2]),
+        &["tc=5000+50"],
+    );
+    let c = common_tc(&out, "1", "movetime=10");
+    let r = run_match(&e1, &e2, &args(&c, &[]), LIMIT);
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains(
+            "Fake script #1: 1000 ms + byoyomi 100 ms, Fake script #2: 5000 ms + 50 ms per move, tolerance"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        endings(&records(&out)),
+        [(Outcome::Draw, Reason::Repetition)]
+    );
+    let (g1, g2) = (go_lines(&log1), go_lines(&log2));
+    assert_eq!((g1.len(), g2.len()), (6, 6));
+    assert_eq!(g1[0].join(" "), "go btime 1000 wtime 5000 byoyomi 100");
+    for i in 0..6 {
+        assert_eq!(g1[i][..2], ["go", "btime"]);
+        assert_eq!(
+            (g1[i].len(), field(&g1[i], "byoyomi")),
+            (7, 100),
+            "{:?}",
+            g1[i]
+        );
+        assert_eq!(g2[i][..2], ["go", "btime"]);
+        assert_eq!(
+            (g2[i].len(), field(&g2[i], "binc"), field(&g2[i], "winc")),
+            (9, 0, 50)
+        );
+        // engine 1 is sente: both engines see both real clocks, and a clock moves only on its owner's move
+        assert_eq!(field(&g2[i], "wtime"), field(&g1[i], "wtime"));
+        if i + 1 < 6 {
+            assert_eq!(field(&g2[i], "btime"), field(&g1[i + 1], "btime"));
+            assert!(field(&g1[i + 1], "wtime") <= field(&g2[i], "wtime") + 50);
+        }
+        assert!(field(&g1[i], "btime") <= 1000);
+    }
+    // five moves of 30 ms or more came off engine 1's main time
+    assert!(field(&g1[5], "btime") <= 1000 - 5 * 30, "{:?}", g1[5]);
+}
+
+#[test]
+fn nodes_and_depth_go_without_a_clock() {
+    let dir = scratch("nodes");
+    let out = dir.join("out");
+    let (log1, log2) = (dir.join("e1.log"), dir.join("e2.log"));
+    let l1 = format!("log={}", log1.display());
+    let l2 = format!("log={}", log2.display());
+    let e1 = with(
+        fake(&[SHOGI_CYCLE[0], SHOGI_CYCLE[1], SHOGI_CYCLE[2], &l1]),
+        &["tc=depth=3"],
+    );
+    let e2 = fake(&[SHOGI_CYCLE[0], SHOGI_CYCLE[1], SHOGI_CYCLE[2], &l2]);
+    let c = common_tc(&out, "2", "nodes=500");
+    let r = run_match(&e1, &e2, &args(&c, &[]), LIMIT);
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("Fake script #1: depth 3, Fake script #2: nodes 500, hang timeout 60000 ms"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        endings(&records(&out)),
+        [(Outcome::Draw, Reason::Repetition); 2]
+    );
+    let (g1, g2) = (go_lines(&log1), go_lines(&log2));
+    assert_eq!(g1.len(), 12);
+    assert!(g1.iter().all(|g| g.join(" ") == "go depth 3"), "{g1:?}");
+    assert_eq!(g2.len(), 12);
+    assert!(g2.iter().all(|g| g.join(" ") == "go nodes 500"), "{g2:?}");
+}
+
+#[test]
+fn late_movetime_answers_lose_and_hangs_under_nodes_are_caught() {
+    let dir = scratch("movetime");
+    let out = dir.join("out");
+    // go movetime 50: an answer after 300 ms is past the 100 ms tolerance (the host sends stop at 150 ms and the
+    // answer comes within the 300 ms grace after it)
+    let late = fake(&[SHOGI_CYCLE[0], SHOGI_CYCLE[1], SHOGI_CYCLE[2], "sleep=300"]);
+    let c = common_tc(&out, "2", "movetime=50");
+    let r = run_match(&late, &fake(&SHOGI_CYCLE), &args(&c, &[]), LIMIT);
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    let recs = records(&out);
+    assert_eq!(
+        endings(&recs),
+        [
+            (Outcome::WhiteWins, Reason::Time),
+            (Outcome::BlackWins, Reason::Time)
+        ]
+    );
+    verify_all::<Shogi>(&recs, 0);
+    // an answer within the move time plays on: the game ends by repetition
+    let on_time = fake(&[SHOGI_CYCLE[0], SHOGI_CYCLE[1], SHOGI_CYCLE[2], "sleep=20"]);
+    let c = common_tc(&out, "1", "movetime=150");
+    let r = run_match(&on_time, &fake(&SHOGI_CYCLE), &args(&c, &[]), LIMIT);
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        endings(&records(&out)),
+        [(Outcome::Draw, Reason::Repetition)]
+    );
+
+    // go nodes and an engine that never answers, not even stop: the hang timeout ends the game
+    let c = common_tc(&out, "2", "nodes=1000");
+    let r = run_match(
+        &fake(&SHOGI_CYCLE),
+        &fake(&["hang"]),
+        &args(&c, &["--hang-timeout", "300"]),
+        LIMIT,
+    );
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    let recs = records(&out);
+    assert_eq!(
+        endings(&recs),
+        [
+            (Outcome::BlackWins, Reason::Hang),
+            (Outcome::WhiteWins, Reason::Hang)
+        ]
+    );
+    verify_all::<Shogi>(&recs, 0);
+    assert!(r.secs < 10.0, "{} s", r.secs);
+}
+
+#[test]
+fn random_openings_follow_the_seed() {
+    let dir = scratch("random");
+    let resign = fake(&["resign"]);
+    let play = |name: &str, more: &[&str]| {
+        let out = dir.join(name);
+        let c = common(&out, "6");
+        let r = run_match(&resign, &resign, &args(&c, more), LIMIT);
+        assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+        (
+            r,
+            records(&out),
+            std::fs::read_to_string(out.join("games.txt")).unwrap(),
+        )
+    };
+    let mini = ["--variant", "minishogi", "--random-plies", "6"];
+    let (r, recs, text) = play("a", &[&mini[..], &["--seed", "7"]].concat());
+    assert!(
+        r.stdout
+            .contains("the start position + 6 random plies (seed 7)"),
+        "{}",
+        r.stdout
+    );
+    verify_all::<Minishogi>(&recs, 0);
+    for (i, rec) in recs.iter().enumerate() {
+        // 6 plies leave sente to move, and sente resigns at once
+        assert_eq!(
+            (rec.outcome, rec.reason, rec.moves.len()),
+            (Outcome::WhiteWins, Reason::Resign, 6)
+        );
+        assert_eq!(rec.moves, recs[i ^ 1].moves, "a pair shares its opening");
+    }
+    assert!(
+        recs[0].moves != recs[2].moves
+            && recs[2].moves != recs[4].moves
+            && recs[0].moves != recs[4].moves
+    );
+    // the same seed gives the same games, whatever the concurrency; another seed other games
+    let (_, _, again) = play(
+        "b",
+        &[&mini[..], &["--seed", "7", "--concurrency", "3"]].concat(),
+    );
+    assert_eq!(again, text);
+    let (_, other, _) = play("c", &[&mini[..], &["--seed", "8"]].concat());
+    assert_ne!(other[0].moves, recs[0].moves);
+    // without --seed, the header tells the seed that reproduces the match
+    let (r, first, _) = play("d", &mini);
+    let seed = r
+        .stdout
+        .split("random plies (seed ")
+        .nth(1)
+        .and_then(|t| t.split(')').next())
+        .unwrap()
+        .to_string();
+    let (_, second, _) = play("e", &[&mini[..], &["--seed", &seed]].concat());
+    assert_eq!(first, second);
+    // after the openings of a file
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "startpos moves 7g7f 3c3d\nstartpos moves 2g2f\n").unwrap();
+    let (_, recs, _) = play(
+        "f",
+        &[
+            "--random-plies",
+            "2",
+            "--seed",
+            "3",
+            "--openings",
+            openings.to_str().unwrap(),
+        ],
+    );
+    verify_all::<Shogi>(&recs, 0);
+    let heads: Vec<(&[String], usize)> = recs
+        .iter()
+        .map(|r| (&r.moves[..r.moves.len().min(2)], r.moves.len()))
+        .collect();
+    assert_eq!(heads[0].0, ["7g7f", "3c3d"]);
+    assert_eq!(heads[0].1, 4);
+    assert_eq!(heads[2].0[0], "2g2f");
+    assert_eq!(heads[2].1, 3);
+    assert_eq!(heads[4].0, ["7g7f", "3c3d"]);
+    assert_ne!(recs[0].moves, recs[4].moves);
+}
+
+#[test]
+fn adjudication_by_agreed_scores() {
+    let dir = scratch("adjudication");
+    let cycle = |words: &[&str]| fake(&[&SHOGI_CYCLE[..], words].concat());
+    let play = |name: &str, a: &[String], b: &[String], more: &[&str]| {
+        let out = dir.join(name);
+        let c = common(&out, "2");
+        let r = run_match(a, b, &args(&c, more), LIMIT);
+        assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+        let recs = records(&out);
+        verify_all::<Shogi>(&recs, 0);
+        // the CLI's own check accepts the new reasons
+        let v = Command::new(HAYATE)
+            .args(["match", "--verify", out.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stdout));
+        (r, recs)
+    };
+    let resign = ["--resign", "score=500", "count=3"];
+    // engine 1 sees itself lost, engine 2 sees itself winning, 600 cp either way
+    let (r, recs) = play(
+        "cp",
+        &cycle(&["score=-600"]),
+        &cycle(&["score=600"]),
+        &resign,
+    );
+    let lines: Vec<(Outcome, Reason, usize)> = recs
+        .iter()
+        .map(|r| (r.outcome, r.reason, r.moves.len()))
+        .collect();
+    // game 1: engine 1 (sente) is to move after three scored moves of each side, at ply 6; game 2: engine 1 is
+    // gote, its third scored move is ply 6, so the adjudication waits for its turn at ply 7
+    assert_eq!(
+        lines,
+        [
+            (Outcome::WhiteWins, Reason::Adjudication, 6),
+            (Outcome::BlackWins, Reason::Adjudication, 7)
+        ]
+    );
+    assert!(
+        r.stdout.contains("resign at 500 cp for 3 moves"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(wdl_of(&r.stdout, "  Fake script #1: "), Wdl::new(0, 0, 2));
+    let csa = std::fs::read_to_string(dir.join("cp").join("0001.csa")).unwrap();
+    assert!(
+        csa.contains("\n%TORYO\n'result 0-1 adjudication\n"),
+        "{csa}"
+    );
+    // mate scores count as 100000
+    let (_, recs) = play(
+        "mate",
+        &cycle(&["mate=-3"]),
+        &cycle(&["mate=5"]),
+        &["--resign", "score=5000", "count=2"],
+    );
+    assert_eq!(
+        recs.iter()
+            .map(|r| (r.outcome, r.reason, r.moves.len()))
+            .collect::<Vec<_>>(),
+        [
+            (Outcome::WhiteWins, Reason::Adjudication, 4),
+            (Outcome::BlackWins, Reason::Adjudication, 5)
+        ]
+    );
+    // a side not clearly lost by its own account is not adjudicated: the rooks shuffle to the fourth repetition
+    let (_, recs) = play(
+        "unsure",
+        &cycle(&["score=-400"]),
+        &cycle(&["score=600"]),
+        &resign,
+    );
+    assert_eq!(endings(&recs), [(Outcome::Draw, Reason::Repetition); 2]);
+    // a draw from ply 5 on, when both sides' last two scores lie within 10 cp
+    let draw = ["--draw", "ply=5", "count=2", "score=10"];
+    let (r, recs) = play("draw", &cycle(&["score=-10"]), &cycle(&["score=7"]), &draw);
+    assert_eq!(
+        recs.iter()
+            .map(|r| (r.outcome, r.reason, r.moves.len()))
+            .collect::<Vec<_>>(),
+        [(Outcome::Draw, Reason::DrawAdjudication, 5); 2]
+    );
+    assert!(
+        r.stdout
+            .contains("draw from ply 5 within 10 cp for 2 moves"),
+        "{}",
+        r.stdout
+    );
+    let (_, recs) = play(
+        "nodraw",
+        &cycle(&["score=-11"]),
+        &cycle(&["score=7"]),
+        &draw,
+    );
+    assert_eq!(endings(&recs), [(Outcome::Draw, Reason::Repetition); 2]);
+}
+
+/// The pids written to a pid file.
+fn pids(file: &Path) -> Vec<u32> {
+    std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect()
+}
+
+/// Whether a process exists and is not a zombie.
+fn running(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rsplit(") ")
+            .next()
+            .is_some_and(|rest| !rest.starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+/// Starts a match whose engines record their pids: engine 1 resigns its first two games and hangs in the third
+/// (under `nodes`, with the default 60 s hang timeout), so the match is stuck in game 3. Returns, once game 3 runs,
+/// the host, the engines' pids and the host's further stdout lines.
+fn stuck_match(
+    dir: &Path,
+) -> (
+    std::process::Child,
+    Vec<u32>,
+    std::sync::mpsc::Receiver<String>,
+) {
+    let pidfile = dir.join("pids");
+    let p = format!("pidfile={}", pidfile.display());
+    let e1 = fake(&["resign", "hang_from=3", &p]);
+    let e2 = fake(&[SHOGI_CYCLE[0], SHOGI_CYCLE[1], SHOGI_CYCLE[2], &p]);
+    let out = dir.join("out");
+    let c = common_tc(&out, "10", "nodes=1000");
+    let mut cmd = Command::new(HAYATE);
+    cmd.arg("match")
+        .arg("--engine")
+        .args(&e1)
+        .arg("--engine")
+        .args(&e2)
+        .args(&c);
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let mut child = cmd.spawn().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let start = Instant::now();
+    let mut seen = Vec::new();
+    while !seen.iter().any(|l: &String| l.starts_with("Game 2/10")) {
+        match rx.recv_timeout(Duration::from_secs(20)) {
+            Ok(l) => seen.push(l),
+            Err(_) => {
+                let _ = child.kill();
+                panic!("no second game after {:?}: {seen:?}", start.elapsed());
+            }
+        }
+    }
+    // game 3 has started: both engines of the worker are running (the first engine hangs in it)
+    std::thread::sleep(Duration::from_millis(300));
+    let engines = pids(&pidfile);
+    assert_eq!(engines.len(), 2, "{engines:?}");
+    assert!(engines.iter().all(|&p| running(p)));
+    (child, engines, rx)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn sigint_stops_the_match_with_a_summary_and_no_engine_left() {
+    let dir = scratch("sigint");
+    let (mut child, engines, rx) = stuck_match(&dir);
+    let sent = Instant::now();
+    let st = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if sent.elapsed() > Duration::from_secs(5) {
+            let _ = child.kill();
+            panic!("the host did not stop within 5 s of SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let took = sent.elapsed();
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    assert_eq!(status.code(), Some(130));
+    let rest: Vec<String> = rx.iter().collect();
+    let text = rest.join("\n");
+    assert!(
+        text.contains("Interrupted (signal 2) after 2 of 10 games"),
+        "{text}"
+    );
+    assert_eq!(wdl_of(&text, "  Fake resign: "), Wdl::new(0, 0, 2));
+    assert!(!text.contains("Game 3/10"), "{text}");
+    for p in engines {
+        assert!(!running(p), "engine {p} is still running");
+    }
+    assert_eq!(records(&dir.join("out")).len(), 2);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn engines_die_with_a_killed_host() {
+    let dir = scratch("sigkill");
+    let (mut child, engines, _rx) = stuck_match(&dir);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let killed = Instant::now();
+    while engines.iter().any(|&p| running(p)) {
+        assert!(
+            killed.elapsed() < Duration::from_secs(2),
+            "engines left: {engines:?}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// On a terminal the standing is also a progress bar on the last line, redrawn in place (`script` gives the host
+/// a pseudo-terminal).
+#[test]
+fn progress_bar_on_a_terminal() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("no `script` (util-linux) here: the terminal test cannot run");
+        return;
+    }
+    let dir = scratch("tty");
+    let resign = fake(&["resign"]);
+    let mut words = vec![HAYATE.to_string(), "match".into(), "--engine".into()];
+    words.extend(resign.iter().cloned());
+    words.push("--engine".into());
+    words.extend(resign.iter().cloned());
+    words.extend(common(&dir.join("out"), "4"));
+    let out = Command::new("script")
+        .args(["-qfec", &words.join(" "), "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    // the bar before any game, after the fourth, and erased before the summary
+    assert!(
+        text.contains("\r\x1b[2K[--------------------] 0/4  W 0 D 0 L 0  -"),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("\r\x1b[2K[####################] 4/4  W 2 D 0 L 2  50.0%  Elo +0.0 +/- "),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("\r\x1b[2KResults of Fake resign #1 vs Fake resign #2"),
+        "{text:?}"
+    );
+    assert!(text.contains("\r\x1b[2KGame 1/4: "), "{text:?}");
 }
 
 // ================================================================================================================

@@ -14,18 +14,23 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::game::TimeControl;
+use super::interrupt;
+
 /// Longest stdout or stderr line kept; the rest of a longer line is read and dropped.
 const MAX_LINE: usize = 64 * 1024;
 /// How many stderr lines an engine keeps for error messages.
 const STDERR_TAIL: usize = 8;
 
-/// How to start one engine: `cmd=<path> [arg=<a> ...] [dir=<d>] [name=<n>] [option.<Name>=<value> ...]`.
+/// How to start one engine: `cmd=<path> [arg=<a> ...] [dir=<d>] [name=<n>] [tc=<spec>] [option.<Name>=<value> ...]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineSpec {
     pub cmd: String,
     pub args: Vec<String>,
     pub dir: Option<PathBuf>,
     pub name: Option<String>,
+    /// This engine's own time control, overriding the match's `--tc`.
+    pub tc: Option<TimeControl>,
     /// `setoption name <Name> value <value>`, in the order given.
     pub options: Vec<(String, String)>,
 }
@@ -43,6 +48,9 @@ impl EngineSpec {
                 "arg" => spec.args.push(v.to_string()),
                 "dir" => spec.dir = Some(PathBuf::from(v)),
                 "name" => spec.name = Some(v.to_string()),
+                "tc" => {
+                    spec.tc = Some(TimeControl::parse(v).map_err(|e| format!("--engine tc: {e}"))?)
+                }
                 _ => match k.strip_prefix("option.") {
                     Some(name) if !name.is_empty() && !name.contains(char::is_whitespace) => {
                         spec.options.push((name.to_string(), v.to_string()))
@@ -73,6 +81,8 @@ pub enum Failure {
     Crash,
     /// No answer within the time allowed.
     Hang,
+    /// The match is being stopped (SIGINT or SIGTERM): the engine was not given its chance.
+    Interrupted,
 }
 
 /// Why an engine could not be started.
@@ -92,17 +102,33 @@ impl std::fmt::Display for StartError {
             StartError::Handshake(Failure::Hang) => {
                 write!(f, "did not complete the USI handshake in time")
             }
+            StartError::Handshake(Failure::Interrupted) => {
+                write!(f, "the match was interrupted during the USI handshake")
+            }
         }
     }
 }
 
 /// What the reader thread delivers.
 #[derive(Debug)]
-pub enum Event {
+enum Event {
     /// A line of stdout (without its line end) and when it arrived.
     Line(String, Instant),
     /// Stdout closed: the engine exited.
     Eof,
+}
+
+/// What a wait for the engine's next line found.
+#[derive(Debug)]
+pub enum Polled {
+    /// A line of stdout (without its line end) and when it arrived.
+    Line(String, Instant),
+    /// Stdout closed: the engine exited.
+    Eof,
+    /// The deadline passed first.
+    Timeout,
+    /// The match is being stopped.
+    Interrupted,
 }
 
 /// A running engine process.
@@ -238,6 +264,7 @@ impl Engine {
         if let Some(d) = &spec.dir {
             cmd.current_dir(d);
         }
+        interrupt::guard_child(&mut cmd);
         let mut child = cmd.spawn().map_err(StartError::Spawn)?;
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
@@ -297,19 +324,31 @@ impl Engine {
         let _ = self.input.send(line.to_string());
     }
 
-    /// The next event before `deadline`, or None when the deadline passes first.
-    pub fn next_event(&mut self, deadline: Instant) -> Option<Event> {
-        if !self.alive {
-            return Some(Event::Eof);
-        }
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.events.recv_timeout(wait) {
-            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                self.alive = false;
-                Some(Event::Eof)
+    /// The next line before `deadline`. Waits in slices of at most [`interrupt::POLL`] so that a stop request
+    /// is seen within that time.
+    pub fn next_event(&mut self, deadline: Instant) -> Polled {
+        loop {
+            if interrupt::requested() {
+                return Polled::Interrupted;
             }
-            Ok(ev) => Some(ev),
-            Err(RecvTimeoutError::Timeout) => None,
+            if !self.alive {
+                return Polled::Eof;
+            }
+            let wait = deadline
+                .saturating_duration_since(Instant::now())
+                .min(interrupt::POLL);
+            match self.events.recv_timeout(wait) {
+                Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                    self.alive = false;
+                    return Polled::Eof;
+                }
+                Ok(Event::Line(l, at)) => return Polled::Line(l, at),
+                Err(RecvTimeoutError::Timeout) => {
+                    if Instant::now() >= deadline {
+                        return Polled::Timeout;
+                    }
+                }
+            }
         }
     }
 
@@ -318,7 +357,7 @@ impl Engine {
         let mut lines = Vec::new();
         loop {
             match self.next_event(deadline) {
-                Some(Event::Line(l, _)) => {
+                Polled::Line(l, _) => {
                     if l.split_whitespace().next() == Some(word) {
                         return Ok(lines);
                     }
@@ -326,8 +365,9 @@ impl Engine {
                         lines.push(l);
                     }
                 }
-                Some(Event::Eof) => return Err(Failure::Crash),
-                None => return Err(Failure::Hang),
+                Polled::Eof => return Err(Failure::Crash),
+                Polled::Timeout => return Err(Failure::Hang),
+                Polled::Interrupted => return Err(Failure::Interrupted),
             }
         }
     }
@@ -360,11 +400,12 @@ impl Engine {
         self.alive = false;
     }
 
-    /// Sends `quit`, waits up to `grace` for the process to exit, then kills it.
+    /// Sends `quit`, waits up to `grace` for the process to exit (not at all when the match is being stopped),
+    /// then kills it.
     pub fn quit(mut self, grace: Duration) {
         self.send("quit");
         let deadline = Instant::now() + grace;
-        while Instant::now() < deadline {
+        while Instant::now() < deadline && !interrupt::requested() {
             match self.child.try_wait() {
                 Ok(Some(_)) | Err(_) => break,
                 Ok(None) => thread::sleep(Duration::from_millis(5)),
@@ -415,6 +456,17 @@ mod tests {
         // a value may hold '=' and spaces
         let s = EngineSpec::parse(&w(&["cmd=x", "option.EvalDir=a=b c"])).unwrap();
         assert_eq!(s.options[0].1, "a=b c");
+        assert_eq!(s.tc, None);
+        let s = EngineSpec::parse(&w(&["cmd=x", "tc=byoyomi=300"])).unwrap();
+        assert_eq!(
+            s.tc,
+            Some(TimeControl::Clock {
+                base_ms: 0,
+                inc_ms: 0,
+                byoyomi_ms: 300
+            })
+        );
+        assert!(EngineSpec::parse(&w(&["cmd=x", "tc=3s"])).is_err());
     }
 
     #[test]

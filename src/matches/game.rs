@@ -3,7 +3,8 @@
 //! The [`Judge`] applies Hayate's own rules core to every move: legality, checkmate (or no legal move), the
 //! fourth occurrence of a position (with perpetual check and minishogi's sente-loses rule), the entering-king
 //! declaration (CSA rule, 28 points as sente and 27 as gote, 9×9 only) and a maximum number of plies. The same
-//! judge replays records (see `record.rs`).
+//! judge replays records (see `record.rs`). [`play_game`] adds what only a live game has: each side's
+//! [`TimeControl`], losses on time or by a hang, and adjudication by the engines' scores.
 
 use std::time::{Duration, Instant};
 
@@ -11,7 +12,8 @@ use crate::piece::Color;
 use crate::variant::RepetitionRule;
 use crate::{Position, Variant};
 
-use super::engine::{Engine, Event, Failure};
+use super::adjudication::{info_score, DrawRule, ResignRule};
+use super::engine::{Engine, Failure, Polled};
 
 /// Points needed for the CSA 27-point entering-king declaration: as sente, as gote.
 pub const CSA27_POINTS: (u32, u32) = (28, 27);
@@ -84,10 +86,14 @@ pub enum Reason {
     FalseDeclaration,
     /// The game reached the maximum number of plies: a draw.
     MaxPlies,
+    /// Both engines' scores agreed that the side to move is lost (`--resign`).
+    Adjudication,
+    /// Both engines' scores stayed close to zero (`--draw`).
+    DrawAdjudication,
 }
 
 impl Reason {
-    pub const ALL: [Reason; 12] = [
+    pub const ALL: [Reason; 14] = [
         Reason::Checkmate,
         Reason::NoMoves,
         Reason::Resign,
@@ -100,6 +106,8 @@ impl Reason {
         Reason::Declaration,
         Reason::FalseDeclaration,
         Reason::MaxPlies,
+        Reason::Adjudication,
+        Reason::DrawAdjudication,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
@@ -115,6 +123,8 @@ impl Reason {
             Reason::Declaration => "declaration",
             Reason::FalseDeclaration => "false-declaration",
             Reason::MaxPlies => "maxplies",
+            Reason::Adjudication => "adjudication",
+            Reason::DrawAdjudication => "draw-adjudication",
         }
     }
     pub fn parse(s: &str) -> Option<Reason> {
@@ -122,59 +132,125 @@ impl Reason {
     }
 }
 
-/// The time control: main time, increment (Fischer) or byoyomi, all in milliseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct TimeControl {
-    pub base_ms: u64,
-    pub inc_ms: u64,
-    pub byoyomi_ms: u64,
+/// A time control, all times in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// A clock: main time, then a Fischer increment or a byoyomi per move (not both). `byoyomi=<b>`,
+    /// `<base>+<inc>`, `<base>` (sudden death) or `<base>/byoyomi=<b>`.
+    Clock {
+        base_ms: u64,
+        inc_ms: u64,
+        byoyomi_ms: u64,
+    },
+    /// `movetime=<ms>`: `go movetime`, a fixed time for every move.
+    MoveTime(u64),
+    /// `nodes=<n>`: `go nodes`, no clock.
+    Nodes(u64),
+    /// `depth=<n>`: `go depth`, no clock.
+    Depth(u32),
 }
 
 impl TimeControl {
-    /// From `--tc <base>+<inc>` (seconds, decimals allowed; `+<inc>` optional) and `--byoyomi <ms>`.
-    pub fn from_args(tc: Option<&str>, byoyomi_ms: Option<u64>) -> Result<Self, String> {
-        let mut t = TimeControl {
-            byoyomi_ms: byoyomi_ms.unwrap_or(0),
-            ..Default::default()
+    /// Parses one of `byoyomi=<ms>`, `<base>+<inc>`, `<base>`, `<base>/byoyomi=<ms>`, `movetime=<ms>`,
+    /// `nodes=<n>`, `depth=<n>`.
+    pub fn parse(spec: &str) -> Result<Self, String> {
+        let s = spec.trim();
+        let num = |x: &str, what: &str| -> Result<u64, String> {
+            x.trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|&v| v <= 1_000_000_000_000)
+                .ok_or_else(|| format!("'{spec}': '{x}' is not a whole number of {what}"))
         };
-        if let Some(s) = tc {
-            let secs = |x: &str| -> Result<u64, String> {
-                let v: f64 = x
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("--tc: '{x}' is not a number of seconds"))?;
-                if !(0.0..=1e7).contains(&v) {
-                    return Err(format!("--tc: {x} seconds is out of range"));
+        let positive = |v: u64, what: &str| -> Result<u64, String> {
+            if v == 0 {
+                Err(format!("'{spec}': the {what} must be above 0"))
+            } else {
+                Ok(v)
+            }
+        };
+        if let Some(v) = s.strip_prefix("movetime=") {
+            return Ok(TimeControl::MoveTime(positive(
+                num(v, "milliseconds")?,
+                "move time",
+            )?));
+        }
+        if let Some(v) = s.strip_prefix("nodes=") {
+            return Ok(TimeControl::Nodes(positive(
+                num(v, "nodes")?,
+                "node count",
+            )?));
+        }
+        if let Some(v) = s.strip_prefix("depth=") {
+            let d = positive(num(v, "plies")?, "depth")?;
+            return u32::try_from(d)
+                .ok()
+                .filter(|&d| d <= 1000)
+                .map(TimeControl::Depth)
+                .ok_or_else(|| format!("'{spec}': depth {d} is too deep"));
+        }
+        let (base_ms, inc_ms, byoyomi_ms) = if let Some(v) = s.strip_prefix("byoyomi=") {
+            (0, 0, num(v, "milliseconds")?)
+        } else {
+            let (clock, byoyomi) = match s.split_once('/') {
+                Some((c, b)) => {
+                    let b = b.strip_prefix("byoyomi=").ok_or_else(|| {
+                        format!("'{spec}': after '/' only byoyomi=<ms> may follow")
+                    })?;
+                    (c, num(b, "milliseconds")?)
                 }
-                Ok((v * 1000.0).round() as u64)
+                None => (s, 0),
             };
-            let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
-            t.base_ms = secs(base)?;
-            t.inc_ms = secs(inc)?;
+            let (base, inc) = match clock.split_once('+') {
+                Some((b, i)) => (num(b, "milliseconds")?, num(i, "milliseconds")?),
+                None => (num(clock, "milliseconds")?, 0),
+            };
+            if inc > 0 && byoyomi > 0 {
+                return Err(format!(
+                    "'{spec}': an increment and a byoyomi together are not supported"
+                ));
+            }
+            (base, inc, byoyomi)
+        };
+        if base_ms == 0 && inc_ms == 0 && byoyomi_ms == 0 {
+            return Err(format!("'{spec}': the time control gives no time"));
         }
-        if t.inc_ms > 0 && t.byoyomi_ms > 0 {
-            return Err("an increment and a byoyomi together are not supported".into());
+        Ok(TimeControl::Clock {
+            base_ms,
+            inc_ms,
+            byoyomi_ms,
+        })
+    }
+
+    /// Whether the engine keeps a clock (main time that carries over between moves).
+    pub fn has_clock(&self) -> bool {
+        matches!(self, TimeControl::Clock { .. })
+    }
+
+    /// The main time at the start of a game (0 without a clock).
+    pub fn base_ms(&self) -> u64 {
+        match *self {
+            TimeControl::Clock { base_ms, .. } => base_ms,
+            _ => 0,
         }
-        if t.base_ms == 0 && t.inc_ms == 0 && t.byoyomi_ms == 0 {
-            return Err(
-                "the time control gives no time: use --tc <base>+<inc> or --byoyomi <ms>".into(),
-            );
-        }
-        Ok(t)
     }
 
     pub fn describe(&self) -> String {
-        let mut parts = Vec::new();
-        if self.base_ms > 0 || self.byoyomi_ms == 0 {
-            parts.push(format!("{} s", self.base_ms as f64 / 1000.0));
+        match *self {
+            TimeControl::Clock {
+                base_ms,
+                inc_ms,
+                byoyomi_ms,
+            } => match (base_ms, inc_ms, byoyomi_ms) {
+                (0, 0, b) => format!("byoyomi {b} ms"),
+                (t, 0, 0) => format!("{t} ms sudden death"),
+                (t, 0, b) => format!("{t} ms + byoyomi {b} ms"),
+                (t, i, _) => format!("{t} ms + {i} ms per move"),
+            },
+            TimeControl::MoveTime(t) => format!("movetime {t} ms"),
+            TimeControl::Nodes(n) => format!("nodes {n}"),
+            TimeControl::Depth(d) => format!("depth {d}"),
         }
-        if self.inc_ms > 0 {
-            parts.push(format!("{} s increment", self.inc_ms as f64 / 1000.0));
-        }
-        if self.byoyomi_ms > 0 {
-            parts.push(format!("byoyomi {} ms", self.byoyomi_ms));
-        }
-        parts.join(" + ")
     }
 }
 
@@ -298,16 +374,19 @@ impl<V: Variant> Judge<V> {
     }
 }
 
-/// Limits of one game besides the clock.
+/// Limits of one game besides the time controls.
 #[derive(Clone, Copy, Debug)]
 pub struct GameLimits {
-    pub tc: TimeControl,
-    /// Allowed lateness of a `bestmove` beyond the clock.
+    /// Allowed lateness of a `bestmove` beyond the clock or the move time.
     pub tolerance: Duration,
     /// How long to wait for `bestmove` after `stop` before declaring the engine hung.
     pub stop_grace: Duration,
+    /// How long a `go nodes` or `go depth` may take before the engine counts as hung.
+    pub hang_timeout: Duration,
     /// A draw at this many plies (0: no limit).
     pub max_plies: usize,
+    pub resign: Option<ResignRule>,
+    pub draw: Option<DrawRule>,
 }
 
 /// A finished game.
@@ -315,6 +394,8 @@ pub struct GameLimits {
 pub struct GameRecord {
     pub start_sfen: String,
     pub moves: Vec<String>,
+    /// Milliseconds each move took, None for the opening's moves.
+    pub times_ms: Vec<Option<u64>>,
     pub outcome: Outcome,
     pub reason: Reason,
     /// Details for the progress line: the illegal move, the engine's last stderr lines after a crash, ...
@@ -325,28 +406,41 @@ pub struct GameRecord {
 
 /// What an engine answered to `go`.
 enum Reply {
-    Move(String, Duration),
-    /// `bestmove` came only after `stop` (late).
+    /// The move, the time it took, the last score the engine gave.
+    Move(String, Duration, Option<i32>),
+    /// `bestmove` came only after `stop`.
     Late,
     Failed(Failure),
 }
 
+/// Sends the position and `go`, and reads until `bestmove` or `limit`; after `limit` sends `stop` and waits `grace`
+/// more.
 fn ask(engine: &mut Engine, position: &str, go: &str, limit: Duration, grace: Duration) -> Reply {
     engine.send(position);
     engine.send(go);
     let start = Instant::now();
     let deadline = start + limit;
+    let mut score = None;
     loop {
         match engine.next_event(deadline) {
-            Some(Event::Line(l, at)) => {
+            Polled::Line(l, at) => {
                 let mut words = l.split_whitespace();
-                if words.next() == Some("bestmove") {
-                    let mv = words.next().unwrap_or("").to_string();
-                    return Reply::Move(mv, at.saturating_duration_since(start));
+                match words.next() {
+                    Some("bestmove") => {
+                        let mv = words.next().unwrap_or("").to_string();
+                        return Reply::Move(mv, at.saturating_duration_since(start), score);
+                    }
+                    Some("info") => {
+                        if let Some(x) = info_score(&l) {
+                            score = Some(x);
+                        }
+                    }
+                    _ => {}
                 }
             }
-            Some(Event::Eof) => return Reply::Failed(Failure::Crash),
-            None => break,
+            Polled::Eof => return Reply::Failed(Failure::Crash),
+            Polled::Interrupted => return Reply::Failed(Failure::Interrupted),
+            Polled::Timeout => break,
         }
     }
     engine.send("stop");
@@ -356,24 +450,71 @@ fn ask(engine: &mut Engine, position: &str, go: &str, limit: Duration, grace: Du
     }
 }
 
-/// Plays one game from `start_sfen` and `opening` moves; `engines[0]` plays sente, `engines[1]` gote. Both engines
-/// must be ready (after `usinewgame`). At the end every engine that still runs gets `gameover`.
+/// The `go` command for the side `us` (0 sente, 1 gote) under the time controls `tcs` (by colour) and the
+/// remaining main times `clock` (by colour), and how long its answer may take (None: no clock, the hang timeout
+/// applies).
+///
+/// An engine on a clock gets both sides' remaining times; when the opponent has no clock (move time, nodes,
+/// depth), the engine's own time and increment stand in for the opponent's, the figures it would see in a game
+/// against itself.
+fn go_command(tcs: [TimeControl; 2], us: usize, clock: [u64; 2]) -> (String, Option<Duration>) {
+    match tcs[us] {
+        TimeControl::Clock {
+            inc_ms, byoyomi_ms, ..
+        } => {
+            let them = 1 - us;
+            let (their_time, their_inc) = match tcs[them] {
+                TimeControl::Clock { inc_ms: i, .. } => (clock[them], i),
+                _ => (clock[us], inc_ms),
+            };
+            let mut time = [0; 2];
+            let mut inc = [0; 2];
+            time[us] = clock[us];
+            inc[us] = inc_ms;
+            time[them] = their_time;
+            inc[them] = their_inc;
+            let go = if byoyomi_ms > 0 {
+                format!(
+                    "go btime {} wtime {} byoyomi {byoyomi_ms}",
+                    time[0], time[1]
+                )
+            } else {
+                format!(
+                    "go btime {} wtime {} binc {} winc {}",
+                    time[0], time[1], inc[0], inc[1]
+                )
+            };
+            (go, Some(Duration::from_millis(clock[us] + byoyomi_ms)))
+        }
+        TimeControl::MoveTime(t) => (format!("go movetime {t}"), Some(Duration::from_millis(t))),
+        TimeControl::Nodes(n) => (format!("go nodes {n}"), None),
+        TimeControl::Depth(d) => (format!("go depth {d}"), None),
+    }
+}
+
+/// Plays one game from `start_sfen` and `opening` moves; `engines[0]` plays sente under `tcs[0]`, `engines[1]`
+/// gote under `tcs[1]`. Both engines must be ready (after `usinewgame`). At the end every engine that still runs
+/// gets `gameover`. Ok(None) when the match is being stopped: the game is abandoned, and the caller kills the
+/// engines.
 pub fn play_game<V: Variant>(
     engines: [&mut Engine; 2],
+    tcs: [TimeControl; 2],
     start_sfen: &str,
     opening: &[String],
     limits: &GameLimits,
-) -> Result<GameRecord, String> {
+) -> Result<Option<GameRecord>, String> {
     let mut judge = Judge::<V>::new(start_sfen)?;
     for m in opening {
         judge
             .play(m)
             .map_err(|e| format!("opening move {m}: {e}"))?;
     }
+    let mut times_ms = vec![None; opening.len()];
     let [sente, gote] = engines;
     let mut engines = [sente, gote];
-    let tc = limits.tc;
-    let mut clock = [tc.base_ms; 2];
+    let mut clock = [tcs[0].base_ms(), tcs[1].base_ms()];
+    // each side's score for each of its moves
+    let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
     let mut failed = [false; 2];
     let mut detail = String::new();
     let (outcome, reason) = loop {
@@ -388,27 +529,50 @@ pub fn play_game<V: Variant>(
         }
         let side = judge.side_to_move();
         let us = side.index();
-        let mut go = format!("go btime {} wtime {}", clock[0], clock[1]);
-        if tc.byoyomi_ms > 0 {
-            go.push_str(&format!(" byoyomi {}", tc.byoyomi_ms));
-        } else {
-            go.push_str(&format!(" binc {} winc {}", tc.inc_ms, tc.inc_ms));
+        let lose = Outcome::win_for(!side);
+        if let Some(r) = &limits.resign {
+            if r.loses(&scores[us], &scores[1 - us]) {
+                detail = format!(
+                    "scores {:?} and {:?}",
+                    last_scores(&scores[us], r.count),
+                    last_scores(&scores[1 - us], r.count)
+                );
+                break (lose, Reason::Adjudication);
+            }
         }
-        let budget = Duration::from_millis(clock[us] + tc.byoyomi_ms);
+        if let Some(d) = &limits.draw {
+            if d.holds(judge.plies(), &scores[0], &scores[1]) {
+                break (Outcome::Draw, Reason::DrawAdjudication);
+            }
+        }
+        let (go, budget) = go_command(tcs, us, clock);
+        let wait = match budget {
+            Some(b) => b + limits.tolerance,
+            None => limits.hang_timeout,
+        };
         let reply = ask(
             engines[us],
             &judge.position_command(),
             &go,
-            budget + limits.tolerance,
+            wait,
             limits.stop_grace,
         );
-        let lose = Outcome::win_for(!side);
-        let (mv, elapsed) = match reply {
-            Reply::Move(mv, elapsed) => (mv, elapsed),
-            Reply::Late => {
-                detail = format!("no bestmove within {} ms", budget.as_millis());
-                break (lose, Reason::Time);
-            }
+        let (mv, elapsed, score) = match reply {
+            Reply::Move(mv, elapsed, score) => (mv, elapsed, score),
+            Reply::Late => match budget {
+                Some(b) => {
+                    detail = format!("no bestmove within {} ms", b.as_millis());
+                    break (lose, Reason::Time);
+                }
+                None => {
+                    detail = format!(
+                        "no bestmove within the hang timeout of {} ms (answered stop)",
+                        limits.hang_timeout.as_millis()
+                    );
+                    break (lose, Reason::Hang);
+                }
+            },
+            Reply::Failed(Failure::Interrupted) => return Ok(None),
             Reply::Failed(f) => {
                 failed[us] = true;
                 let tail = engines[us].stderr_tail();
@@ -419,19 +583,25 @@ pub fn play_game<V: Variant>(
                 };
                 break (
                     lose,
-                    match f {
-                        Failure::Crash => Reason::Crash,
-                        Failure::Hang => Reason::Hang,
+                    if f == Failure::Crash {
+                        Reason::Crash
+                    } else {
+                        Reason::Hang
                     },
                 );
             }
         };
         let ms = elapsed.as_millis() as u64;
-        if elapsed > budget + limits.tolerance {
-            detail = format!("{ms} ms used of {} ms", budget.as_millis());
-            break (lose, Reason::Time);
+        if let Some(b) = budget {
+            if elapsed > b + limits.tolerance {
+                detail = format!("{ms} ms used of {} ms", b.as_millis());
+                break (lose, Reason::Time);
+            }
         }
-        clock[us] = clock[us].saturating_sub(ms) + tc.inc_ms;
+        if let TimeControl::Clock { inc_ms, .. } = tcs[us] {
+            clock[us] = clock[us].saturating_sub(ms) + inc_ms;
+        }
+        scores[us].push(score);
         match mv.as_str() {
             "resign" => break (lose, Reason::Resign),
             "win" => {
@@ -444,8 +614,12 @@ pub fn play_game<V: Variant>(
             _ => {}
         }
         match judge.play(&mv) {
-            Ok(Some(end)) => break end,
-            Ok(None) => {}
+            Ok(end) => {
+                times_ms.push(Some(ms));
+                if let Some(end) = end {
+                    break end;
+                }
+            }
             Err(e) => {
                 detail = if mv.is_empty() {
                     "bestmove without a move".into()
@@ -469,14 +643,23 @@ pub fn play_game<V: Variant>(
             e.send(&format!("gameover {word}"));
         }
     }
-    Ok(GameRecord {
+    Ok(Some(GameRecord {
         start_sfen: judge.start_sfen().to_string(),
         moves: judge.moves().to_vec(),
+        times_ms,
         outcome,
         reason,
         detail,
         failed,
-    })
+    }))
+}
+
+fn last_scores(s: &[Option<i32>], n: usize) -> Vec<i32> {
+    s[s.len().saturating_sub(n)..]
+        .iter()
+        .flatten()
+        .copied()
+        .collect()
 }
 
 #[cfg(test)]
@@ -570,15 +753,106 @@ mod tests {
 
     #[test]
     fn time_controls() {
-        let t = TimeControl::from_args(Some("10+0.1"), None).unwrap();
-        assert_eq!((t.base_ms, t.inc_ms, t.byoyomi_ms), (10_000, 100, 0));
-        let t = TimeControl::from_args(None, Some(100)).unwrap();
-        assert_eq!((t.base_ms, t.inc_ms, t.byoyomi_ms), (0, 0, 100));
-        let t = TimeControl::from_args(Some("60"), Some(1000)).unwrap();
-        assert_eq!((t.base_ms, t.inc_ms, t.byoyomi_ms), (60_000, 0, 1000));
-        assert!(TimeControl::from_args(Some("1+1"), Some(100)).is_err());
-        assert!(TimeControl::from_args(Some("0+0"), None).is_err());
-        assert!(TimeControl::from_args(Some("x+1"), None).is_err());
-        assert!(TimeControl::from_args(None, None).is_err());
+        let clock = |b, i, y| TimeControl::Clock {
+            base_ms: b,
+            inc_ms: i,
+            byoyomi_ms: y,
+        };
+        let p = |s: &str| TimeControl::parse(s);
+        assert_eq!(p("byoyomi=100"), Ok(clock(0, 0, 100)));
+        assert_eq!(p("10000+100"), Ok(clock(10_000, 100, 0)));
+        assert_eq!(p("0+100"), Ok(clock(0, 100, 0)));
+        assert_eq!(p("60000"), Ok(clock(60_000, 0, 0)));
+        assert_eq!(p("60000/byoyomi=1000"), Ok(clock(60_000, 0, 1000)));
+        assert_eq!(p("movetime=250"), Ok(TimeControl::MoveTime(250)));
+        assert_eq!(p("nodes=20000"), Ok(TimeControl::Nodes(20_000)));
+        assert_eq!(p("depth=6"), Ok(TimeControl::Depth(6)));
+        for bad in [
+            "0",
+            "0+0",
+            "byoyomi=0",
+            "1000+10/byoyomi=100",
+            "1000/100",
+            "10.5+1",
+            "x+1",
+            "movetime=0",
+            "nodes=",
+            "depth=0",
+            "depth=99999",
+            "nodes=-3",
+            "",
+        ] {
+            assert!(p(bad).is_err(), "{bad}");
+        }
+        assert_eq!(clock(0, 0, 100).describe(), "byoyomi 100 ms");
+        assert_eq!(
+            clock(10_000, 100, 0).describe(),
+            "10000 ms + 100 ms per move"
+        );
+        assert_eq!(clock(60_000, 0, 0).describe(), "60000 ms sudden death");
+        assert_eq!(
+            clock(60_000, 0, 1000).describe(),
+            "60000 ms + byoyomi 1000 ms"
+        );
+        assert_eq!(TimeControl::Nodes(5).describe(), "nodes 5");
+    }
+
+    #[test]
+    fn go_commands() {
+        let byo = TimeControl::Clock {
+            base_ms: 1000,
+            inc_ms: 0,
+            byoyomi_ms: 200,
+        };
+        let fischer = TimeControl::Clock {
+            base_ms: 5000,
+            inc_ms: 50,
+            byoyomi_ms: 0,
+        };
+        let ms = Duration::from_millis;
+        assert_eq!(
+            go_command([byo, byo], 1, [700, 300]),
+            ("go btime 700 wtime 300 byoyomi 200".into(), Some(ms(500)))
+        );
+        // mixed clocks: each side's real remaining time and its own increment
+        assert_eq!(
+            go_command([fischer, byo], 0, [4000, 300]),
+            (
+                "go btime 4000 wtime 300 binc 50 winc 0".into(),
+                Some(ms(4000))
+            )
+        );
+        assert_eq!(
+            go_command([fischer, byo], 1, [4000, 300]),
+            ("go btime 4000 wtime 300 byoyomi 200".into(), Some(ms(500)))
+        );
+        // an opponent without a clock: our own figures stand in for it
+        assert_eq!(
+            go_command([TimeControl::Nodes(100), fischer], 1, [0, 4000]),
+            (
+                "go btime 4000 wtime 4000 binc 50 winc 50".into(),
+                Some(ms(4000))
+            )
+        );
+        assert_eq!(
+            go_command([TimeControl::Nodes(100), fischer], 0, [0, 4000]),
+            ("go nodes 100".into(), None)
+        );
+        assert_eq!(
+            go_command(
+                [TimeControl::Depth(3), TimeControl::MoveTime(80)],
+                1,
+                [0, 0]
+            ),
+            ("go movetime 80".into(), Some(ms(80)))
+        );
+        assert_eq!(
+            go_command(
+                [TimeControl::Depth(3), TimeControl::MoveTime(80)],
+                0,
+                [0, 0]
+            ),
+            ("go depth 3".into(), None)
+        );
     }
 }

@@ -3,22 +3,30 @@
 //! - Engines ([`engine`]) are separate processes driven over USI: `usi`/`usiok`, `USI_Variant` and `UCI_Variant`
 //!   (for minishogi and Yari shogi; for shogi only when listed), the `option.<Name>=<value>` options,
 //!   `isready`/`readyok`; per game `isready`/`readyok` and `usinewgame`; per move `position sfen <start> moves ...`
-//!   and `go btime .. wtime .. binc .. winc ..` (or `byoyomi ..`); `gameover win|lose|draw` at the end of a game;
-//!   `quit` (then a kill) at the end of the match. Every read has a deadline; stderr is read and dropped.
+//!   and a `go` for the engine's time control ([`game::TimeControl`]: clocks with both sides' real remaining
+//!   times, `movetime`, `nodes`, `depth`); `gameover win|lose|draw` at the end of a game; `quit` (then a kill) at
+//!   the end of the match. Every read has a deadline; stderr is read and dropped.
 //! - Concurrency: `--concurrency C` worker threads each own one process of each engine and reuse them for all
 //!   their games; an engine that crashed or hung (or failed `isready` before a game) is killed and started afresh
 //!   for the worker's next game.
 //! - Games come in pairs from the same opening with colours swapped: game `2k + 1` (1-based, odd) has the first
-//!   engine as sente, game `2k + 2` the second engine. Openings are used in file order, one per pair, cycling.
-//! - Judging ([`game`]): every move is checked with Hayate's rules core; see [`game::Reason`] for the endings.
+//!   engine as sente, game `2k + 2` the second engine. Pair `k` uses file opening `k` (cycling), followed by
+//!   `--random-plies` random legal plies ([`openings`]).
+//! - Judging ([`game`]): every move is checked with Hayate's rules core; see [`game::Reason`] for the endings,
+//!   and [`adjudication`] for `--resign` and `--draw`.
 //! - Statistics ([`stats`]): W-D-L, score, logistic Elo with its 95% interval, LOS, draw ratio, pair
 //!   (pentanomial) counts and the SPRT — trinomial by default, `model=pentanomial` optional (fastchess's GSPRT,
 //!   logistic Elo). When the SPRT decides, no new game starts; games already running finish and count.
-//! - Records ([`record`]): `--out` gets one line per game in game order; `--csa DIR` one CSA file per game
-//!   (standard shogi only).
+//! - Records ([`record`]): `--out DIR` gets `games.txt`, one line per game in game order, and for standard shogi
+//!   one CSA file per game, `0001.csa` and on.
+//! - Stopping ([`interrupt`]): on SIGINT or SIGTERM no new game starts, the running games are abandoned (their
+//!   engines killed), and the summary of the finished games is printed.
 
+pub mod adjudication;
 pub mod engine;
 pub mod game;
+pub mod interrupt;
+pub mod openings;
 pub mod record;
 pub mod stats;
 
@@ -26,21 +34,28 @@ use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::{mpsc, Mutex};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::piece::Color;
 use crate::{Minishogi, Position, Shogi, Variant, Yari};
 
 use engine::{Engine, EngineSpec, Failure, StartError};
-use game::{GameLimits, GameRecord, Judge, Outcome, Reason};
+use game::{GameLimits, GameRecord, Judge, Outcome, Reason, TimeControl};
+pub use openings::{parse_opening, Opening};
 use record::RecordLine;
 use stats::{Penta, SprtConfig, SprtDecision, SprtModel, Wdl};
+
+/// The record file inside `--out`.
+pub const GAMES_FILE: &str = "games.txt";
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
     pub engines: [EngineSpec; 2],
+    /// Each engine's time control: its own `tc=`, or the match's `--tc`.
+    pub tcs: [TimeControl; 2],
     /// `shogi`, `minishogi` or `yarishogi`.
     pub variant: String,
     pub games: usize,
@@ -48,11 +63,29 @@ pub struct MatchConfig {
     pub limits: GameLimits,
     /// Opening lines: `[position] (startpos | [sfen] <sfen>) [moves ...]`; empty: the start position.
     pub openings: Vec<String>,
-    pub out: Option<PathBuf>,
-    pub csa_dir: Option<PathBuf>,
+    /// Random legal plies played after each opening.
+    pub random_plies: usize,
+    /// The seed of the random plies.
+    pub seed: u64,
+    /// The directory for `games.txt` and the CSA files.
+    pub out_dir: Option<PathBuf>,
     pub sprt: Option<SprtConfig>,
     /// For starting an engine and for each `isready` before a game.
     pub ready_timeout: Duration,
+}
+
+/// Where a match writes: finished lines, and (on a terminal) a progress bar kept below them.
+pub trait Report: Sync {
+    /// A line of progress or of the summary.
+    fn line(&self, text: &str);
+    /// The progress bar's new text; None takes it away.
+    fn progress(&self, _bar: Option<&str>) {}
+}
+
+impl<F: Fn(&str) + Sync> Report for F {
+    fn line(&self, text: &str) {
+        self(text)
+    }
 }
 
 /// One finished game of a match.
@@ -87,39 +120,8 @@ pub struct MatchSummary {
     pub sprt_games: u32,
     /// Set when the match stopped on an error.
     pub error: Option<String>,
-}
-
-/// An opening: a start SFEN and moves to play from it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opening {
-    pub sfen: String,
-    pub moves: Vec<String>,
-}
-
-/// Reads one opening line: `[position] (startpos | [sfen] <board> <side> <hands> [<n>]) [moves <m> ...]`; None for
-/// blank lines and `#` comments.
-pub fn parse_opening(line: &str, start_sfen: &str) -> Result<Option<Opening>, String> {
-    let line = line.trim();
-    if line.is_empty() || line.starts_with('#') {
-        return Ok(None);
-    }
-    let mut w: Vec<&str> = line.split_whitespace().collect();
-    if w.first() == Some(&"position") {
-        w.remove(0);
-    }
-    let moves_at = w.iter().position(|&x| x == "moves").unwrap_or(w.len());
-    let moves = w[(moves_at + 1).min(w.len())..]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let head = &w[..moves_at];
-    let sfen = match head {
-        ["startpos"] => start_sfen.to_string(),
-        ["sfen", rest @ ..] if !rest.is_empty() => rest.join(" "),
-        [] => return Err(format!("opening '{line}' has no position")),
-        rest => rest.join(" "),
-    };
-    Ok(Some(Opening { sfen, moves }))
+    /// The signal that stopped the match, if one did.
+    pub interrupted: Option<i32>,
 }
 
 enum Message {
@@ -127,14 +129,14 @@ enum Message {
     Error(String),
 }
 
-/// Plays a match, printing progress and the summary through `print`; Err for a configuration that cannot start
+/// Plays a match, printing progress and the summary through `report`; Err for a configuration that cannot start
 /// (bad openings, an engine that does not start). An error during the match stops it and is reported in the
 /// summary's `error`.
-pub fn run_match(cfg: &MatchConfig, print: &(dyn Fn(&str) + Sync)) -> Result<MatchSummary, String> {
+pub fn run_match(cfg: &MatchConfig, report: &dyn Report) -> Result<MatchSummary, String> {
     match cfg.variant.as_str() {
-        "shogi" => run_generic::<Shogi>(cfg, print),
-        "minishogi" => run_generic::<Minishogi>(cfg, print),
-        "yarishogi" | "yari" => run_generic::<Yari>(cfg, print),
+        "shogi" => run_generic::<Shogi>(cfg, report),
+        "minishogi" => run_generic::<Minishogi>(cfg, report),
+        "yarishogi" | "yari" => run_generic::<Yari>(cfg, report),
         v => Err(format!("unknown variant '{v}'")),
     }
 }
@@ -157,10 +159,88 @@ fn start_engine<V: Variant>(
     Engine::start(spec, V::NAME, label, cfg.ready_timeout)
 }
 
-fn run_generic<V: Variant>(
-    cfg: &MatchConfig,
-    print: &(dyn Fn(&str) + Sync),
-) -> Result<MatchSummary, String> {
+/// The time controls for the header: one, or each engine's.
+fn describe_tcs(cfg: &MatchConfig, names: &[String; 2]) -> String {
+    let [a, b] = cfg.tcs;
+    let mut s = if a == b {
+        a.describe()
+    } else {
+        format!(
+            "{}: {}, {}: {}",
+            names[0],
+            a.describe(),
+            names[1],
+            b.describe()
+        )
+    };
+    if !a.has_clock() || !b.has_clock() {
+        s.push_str(&format!(
+            ", hang timeout {} ms",
+            cfg.limits.hang_timeout.as_millis()
+        ));
+    }
+    s
+}
+
+fn describe_openings(cfg: &MatchConfig, file_openings: usize) -> String {
+    let base = if cfg.openings.is_empty() {
+        "the start position".to_string()
+    } else {
+        format!("{file_openings} opening(s)")
+    };
+    if cfg.random_plies > 0 {
+        format!(
+            "{base} + {} random plies (seed {})",
+            cfg.random_plies, cfg.seed
+        )
+    } else {
+        base
+    }
+}
+
+/// The first engine's standing, in parts: `W 3 D 1 L 1`, `70.0%`, `Elo +147.2 +/- 300.5` and, with an SPRT,
+/// `LLR 0.12 (-2.94, 2.94)`.
+fn standing_parts(s: &MatchSummary, sprt: Option<&SprtConfig>) -> Vec<String> {
+    let f = &s.first;
+    let mut out = vec![fmt_wdl(f), pct(f.score())];
+    match stats::elo_estimate(f) {
+        Some(e) if e.margin.is_finite() => {
+            out.push(format!("Elo {} +/- {:.1}", fmt_elo(e.elo), e.margin))
+        }
+        Some(e) => out.push(format!("Elo {}", fmt_elo(e.elo))),
+        None => {}
+    }
+    if let Some(cfg) = sprt {
+        let (lo, hi) = cfg.bounds();
+        let llr = s.sprt.map_or(0.0, |(l, _)| l);
+        out.push(format!("LLR {llr:.2} ({lo:.2}, {hi:.2})"));
+    }
+    out
+}
+
+/// `W 3 D 1 L 1, 70.0%, Elo +147.2 +/- 300.5[, LLR 0.12 (-2.94, 2.94)]`: the first engine's standing.
+pub fn standing(s: &MatchSummary, sprt: Option<&SprtConfig>) -> String {
+    standing_parts(s, sprt).join(", ")
+}
+
+/// The progress bar: `[#######-------------] 37/200  W 12 D 10 L 15  47.3%  Elo -18.7 +/- 60.1  LLR ...`.
+pub fn progress_bar(s: &MatchSummary, total: usize, sprt: Option<&SprtConfig>) -> String {
+    const WIDTH: usize = 20;
+    let done = s.first.games() as usize;
+    let filled = (done * WIDTH).checked_div(total).unwrap_or(0).min(WIDTH);
+    let mut out = format!(
+        "[{}{}] {done}/{total}  {}",
+        "#".repeat(filled),
+        "-".repeat(WIDTH - filled),
+        standing_parts(s, sprt).join("  ")
+    );
+    if s.interrupted.is_some() {
+        out.push_str("  (stopping)");
+    }
+    out
+}
+
+fn run_generic<V: Variant>(cfg: &MatchConfig, report: &dyn Report) -> Result<MatchSummary, String> {
     if cfg.games == 0 {
         return Err("--games must be at least 1".into());
     }
@@ -188,6 +268,16 @@ fn run_generic<V: Variant>(
             moves: Vec::new(),
         });
     }
+    // the first pair's opening now, so that impossible random plies fail the match before it starts
+    openings::with_random_plies::<V>(&openings[0], cfg.random_plies, cfg.seed, 0)?;
+    let mut out_file = None;
+    if let Some(dir) = &cfg.out_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let p = dir.join(GAMES_FILE);
+        out_file =
+            Some(File::create(&p).map_err(|e| format!("cannot create {}: {e}", p.display()))?);
+    }
     // start one process of each engine now: a bad command fails the match at once; they serve worker 0
     let mut first_slots: [Option<Engine>; 2] = [None, None];
     let mut names: [String; 2] = Default::default();
@@ -207,37 +297,35 @@ fn run_generic<V: Variant>(
             n.push_str(&format!(" #{}", e + 1));
         }
     }
-    let mut out_file = match &cfg.out {
-        Some(p) => {
-            Some(File::create(p).map_err(|e| format!("cannot create {}: {e}", p.display()))?)
-        }
-        None => None,
-    };
-    if let Some(d) = &cfg.csa_dir {
-        std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
-    }
     let concurrency = cfg.concurrency.clamp(1, cfg.games);
-    print(&format!(
-        "Match {} vs {}: {}, {} games, {}, tolerance {} ms, concurrency {}, {} opening(s){}",
+    let mut extras = Vec::new();
+    if let Some(r) = &cfg.limits.resign {
+        extras.push(r.describe());
+    }
+    if let Some(d) = &cfg.limits.draw {
+        extras.push(d.describe());
+    }
+    if let Some(s) = &cfg.sprt {
+        extras.push(format!(
+            "SPRT elo0 {} elo1 {} alpha {} beta {} ({})",
+            s.elo0,
+            s.elo1,
+            s.alpha,
+            s.beta,
+            model_name(s.model)
+        ));
+    }
+    report.line(&format!(
+        "Match {} vs {}: {}, {} games, {}, tolerance {} ms, concurrency {}, {}{}",
         names[0],
         names[1],
         V::NAME,
         cfg.games,
-        cfg.limits.tc.describe(),
+        describe_tcs(cfg, &names),
         cfg.limits.tolerance.as_millis(),
         concurrency,
-        openings.len(),
-        match &cfg.sprt {
-            Some(s) => format!(
-                ", SPRT elo0 {} elo1 {} alpha {} beta {} ({})",
-                s.elo0,
-                s.elo1,
-                s.alpha,
-                s.beta,
-                model_name(s.model)
-            ),
-            None => String::new(),
-        }
+        describe_openings(cfg, openings.len()),
+        extras.iter().map(|e| format!(", {e}")).collect::<String>()
     ));
 
     // the main thread hands out game numbers one at a time, so that no game starts after the SPRT decided
@@ -249,6 +337,8 @@ fn run_generic<V: Variant>(
         names: names.clone(),
         ..Default::default()
     };
+    let sprt_cfg = cfg.sprt.as_ref();
+    report.progress(Some(&progress_bar(&summary, cfg.games, sprt_cfg)));
     std::thread::scope(|s| {
         let mut first_slots = Some(first_slots);
         for w in 0..concurrency {
@@ -272,11 +362,23 @@ fn run_generic<V: Variant>(
         let mut next_line = 0;
         let mut pair_points: HashMap<usize, u32> = HashMap::new();
         let mut sprt_done = false;
-        for msg in rx {
+        loop {
+            if interrupt::requested() && summary.interrupted.is_none() {
+                // the workers see the flag too and abandon their games
+                summary.interrupted = Some(interrupt::signal());
+                stop = true;
+                job_tx = None;
+                report.progress(Some(&progress_bar(&summary, cfg.games, sprt_cfg)));
+            }
+            let msg = match rx.recv_timeout(interrupt::POLL) {
+                Ok(m) => m,
+                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout) => continue,
+            };
             let g = match msg {
                 Message::Done(g) => g,
                 Message::Error(e) => {
-                    print(&format!("error: {e}"));
+                    report.line(&format!("error: {e}"));
                     stop = true;
                     job_tx = None;
                     summary.error.get_or_insert(e);
@@ -313,15 +415,19 @@ fn run_generic<V: Variant>(
             } else {
                 pair_points.insert(pair, hp);
             }
+            if let (Some(sprt), false) = (sprt_cfg, sprt_done) {
+                let llr = sprt.llr(&summary.first, &summary.penta);
+                summary.sprt = Some((llr, sprt.decide(llr)));
+                summary.sprt_games = summary.first.games();
+            }
             let line = RecordLine {
                 outcome: rec.outcome,
                 reason: rec.reason,
                 start_sfen: rec.start_sfen.clone(),
                 moves: rec.moves.clone(),
             };
-            let f = &summary.first;
-            print(&format!(
-                "Game {}/{}: {} (sente) vs {} (gote): {} {}{}, {} plies | {} vs {}: W {} D {} L {}",
+            report.line(&format!(
+                "Game {}/{}: {} (sente) vs {} (gote): {} {}{}, {} plies | {} vs {}: {}",
                 g.index + 1,
                 cfg.games,
                 names[g.sente],
@@ -336,16 +442,14 @@ fn run_generic<V: Variant>(
                 rec.moves.len(),
                 names[0],
                 names[1],
-                f.wins,
-                f.draws,
-                f.losses
+                standing(&summary, sprt_cfg)
             ));
-            if let Some(dir) = &cfg.csa_dir {
+            if let Some(dir) = &cfg.out_dir {
                 let n = [names[g.sente].as_str(), names[1 - g.sente].as_str()];
-                if let Some(text) = record::csa_text::<V>(&line, n) {
-                    let path = dir.join(format!("game{:04}.csa", g.index + 1));
+                if let Some(text) = record::csa_text::<V>(&line, n, &rec.times_ms) {
+                    let path = dir.join(format!("{:04}.csa", g.index + 1));
                     if let Err(e) = std::fs::write(&path, text) {
-                        print(&format!("warning: cannot write {}: {e}", path.display()));
+                        report.line(&format!("warning: cannot write {}: {e}", path.display()));
                     }
                 }
             }
@@ -353,19 +457,15 @@ fn run_generic<V: Variant>(
             while let Some(l) = pending_lines.remove(&next_line) {
                 if let Some(file) = out_file.as_mut() {
                     if let Err(e) = writeln!(file, "{l}").and_then(|_| file.flush()) {
-                        print(&format!("warning: cannot write the record: {e}"));
+                        report.line(&format!("warning: cannot write the record: {e}"));
                     }
                 }
                 next_line += 1;
             }
-            if let (Some(sprt), false) = (&cfg.sprt, sprt_done) {
-                let llr = sprt.llr(&summary.first, &summary.penta);
-                let decision = sprt.decide(llr);
-                summary.sprt = Some((llr, decision));
-                summary.sprt_games = summary.first.games();
+            if let (Some((llr, decision)), false) = (summary.sprt, sprt_done) {
                 if decision != SprtDecision::Continue {
                     sprt_done = true;
-                    print(&format!(
+                    report.line(&format!(
                         "SPRT: {} after {} games (LLR {:.2}); no new games start",
                         decision_name(decision),
                         summary.first.games(),
@@ -375,6 +475,7 @@ fn run_generic<V: Variant>(
                 }
             }
             summary.games.push(g);
+            report.progress(Some(&progress_bar(&summary, cfg.games, sprt_cfg)));
             if stop || dispatched >= cfg.games {
                 job_tx = None;
             } else if let Some(j) = &job_tx {
@@ -382,18 +483,65 @@ fn run_generic<V: Variant>(
                 dispatched += 1;
             }
         }
-        // records of games after a gap (an aborted game) still go out
+        // records of games after a gap (an abandoned game) still go out
         for (_, l) in pending_lines {
             if let Some(file) = out_file.as_mut() {
                 let _ = writeln!(file, "{l}");
             }
         }
     });
+    if summary.interrupted.is_none() && interrupt::requested() {
+        summary.interrupted = Some(interrupt::signal());
+    }
+    report.progress(None);
     summary.games.sort_by_key(|g| g.index);
     for l in summary_lines(&summary, cfg) {
-        print(&l);
+        report.line(&l);
     }
     Ok(summary)
+}
+
+/// Readies both engines of a worker for a new game, restarting those that died or do not answer. Returns, per
+/// engine, why it could not be made ready; Err to stop the worker (the match is being stopped, or an engine cannot
+/// even be spawned).
+fn ready_engines<V: Variant>(
+    w: usize,
+    slots: &mut [Option<Engine>; 2],
+    cfg: &MatchConfig,
+    names: &[String; 2],
+) -> Result<[Option<(Failure, String)>; 2], Option<String>> {
+    let mut failure: [Option<(Failure, String)>; 2] = [None, None];
+    for e in 0..2 {
+        let label = format!("{}[{w}]", names[e]);
+        if let Some(eng) = slots[e].as_mut() {
+            match eng.new_game(cfg.ready_timeout) {
+                Ok(()) if eng.is_alive() => {}
+                Err(Failure::Interrupted) => return Err(None),
+                _ => {
+                    eng.kill();
+                    slots[e] = None;
+                }
+            }
+        }
+        if slots[e].is_none() {
+            match start_engine::<V>(&cfg.engines[e], &label, cfg) {
+                Ok(mut eng) => match eng.new_game(cfg.ready_timeout) {
+                    Ok(()) => slots[e] = Some(eng),
+                    Err(Failure::Interrupted) => return Err(None),
+                    Err(f) => {
+                        eng.kill();
+                        failure[e] = Some((f, "no readyok before the game".into()));
+                    }
+                },
+                Err(StartError::Handshake(Failure::Interrupted)) => return Err(None),
+                Err(StartError::Handshake(f)) => failure[e] = Some((f, "failed to start".into())),
+                Err(err @ StartError::Spawn(_)) => {
+                    return Err(Some(format!("{}: {err}", names[e])))
+                }
+            }
+        }
+    }
+    Ok(failure)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -414,37 +562,31 @@ fn worker<V: Variant>(
         let Ok(index) = job else {
             break;
         };
-        let opening = &openings[(index / 2) % openings.len()];
-        let sente = index % 2;
-        // every engine ready for a new game, restarted when it died or does not answer
-        let mut failure: [Option<(Failure, String)>; 2] = [None, None];
-        for e in 0..2 {
-            let label = format!("{}[{w}]", names[e]);
-            if let Some(eng) = slots[e].as_mut() {
-                if !eng.is_alive() || eng.new_game(cfg.ready_timeout).is_err() {
-                    eng.kill();
-                    slots[e] = None;
-                }
-            }
-            if slots[e].is_none() {
-                match start_engine::<V>(&cfg.engines[e], &label, cfg) {
-                    Ok(mut eng) => match eng.new_game(cfg.ready_timeout) {
-                        Ok(()) => slots[e] = Some(eng),
-                        Err(f) => {
-                            eng.kill();
-                            failure[e] = Some((f, "no readyok before the game".into()));
-                        }
-                    },
-                    Err(StartError::Handshake(f)) => {
-                        failure[e] = Some((f, "failed to start".into()))
-                    }
-                    Err(err @ StartError::Spawn(_)) => {
-                        let _ = tx.send(Message::Error(format!("{}: {err}", names[e])));
-                        return;
-                    }
-                }
-            }
+        if interrupt::requested() {
+            break;
         }
+        let pair = index / 2;
+        let opening = match openings::with_random_plies::<V>(
+            &openings[pair % openings.len()],
+            cfg.random_plies,
+            cfg.seed,
+            pair,
+        ) {
+            Ok(o) => o,
+            Err(e) => {
+                let _ = tx.send(Message::Error(format!("game {}: {e}", index + 1)));
+                break;
+            }
+        };
+        let sente = index % 2;
+        let failure = match ready_engines::<V>(w, &mut slots, cfg, names) {
+            Ok(f) => f,
+            Err(None) => break,
+            Err(Some(e)) => {
+                let _ = tx.send(Message::Error(e));
+                break;
+            }
+        };
         let record = match (&failure[0], &failure[1]) {
             (Some(_), Some(_)) => {
                 let _ = tx.send(Message::Error(format!(
@@ -475,10 +617,12 @@ fn worker<V: Variant>(
                 GameRecord {
                     start_sfen: judge.start_sfen().to_string(),
                     moves: opening.moves.clone(),
+                    times_ms: vec![None; opening.moves.len()],
                     outcome: Outcome::win_for(!loser_colour),
-                    reason: match f {
-                        Failure::Crash => Reason::Crash,
-                        Failure::Hang => Reason::Hang,
+                    reason: if *f == Failure::Crash {
+                        Reason::Crash
+                    } else {
+                        Reason::Hang
                     },
                     detail: why.clone(),
                     failed,
@@ -489,9 +633,15 @@ fn worker<V: Variant>(
                 let (Some(e0), Some(e1)) = (a[0].as_mut(), b[0].as_mut()) else {
                     break;
                 };
-                let engines = if sente == 0 { [e0, e1] } else { [e1, e0] };
-                match game::play_game::<V>(engines, &opening.sfen, &opening.moves, &cfg.limits) {
-                    Ok(r) => r,
+                let (engines, tcs) = if sente == 0 {
+                    ([e0, e1], cfg.tcs)
+                } else {
+                    ([e1, e0], [cfg.tcs[1], cfg.tcs[0]])
+                };
+                match game::play_game::<V>(engines, tcs, &opening.sfen, &opening.moves, &cfg.limits)
+                {
+                    Ok(Some(r)) => r,
+                    Ok(None) => break,
                     Err(e) => {
                         let _ = tx.send(Message::Error(format!("game {}: {e}", index + 1)));
                         break;
@@ -499,6 +649,10 @@ fn worker<V: Variant>(
                 }
             }
         };
+        // an engine killed by the same Ctrl-C as the host looks crashed: such a game is abandoned, not counted
+        if interrupt::requested() && matches!(record.reason, Reason::Crash | Reason::Hang) {
+            break;
+        }
         for (c, &f) in record.failed.iter().enumerate() {
             let e = if c == 0 { sente } else { 1 - sente };
             if f {
@@ -645,6 +799,12 @@ pub fn summary_lines(s: &MatchSummary, cfg: &MatchConfig) -> Vec<String> {
     if let Some(e) = &s.error {
         out.push(format!("  The match stopped on an error: {e}"));
     }
+    if let Some(sig) = s.interrupted {
+        out.push(format!(
+            "  Interrupted (signal {sig}) after {n} of {} games; unfinished games were abandoned",
+            cfg.games
+        ));
+    }
     out
 }
 
@@ -653,25 +813,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn opening_lines() {
-        let st = Shogi::START_SFEN;
-        assert_eq!(parse_opening("  # x", st).unwrap(), None);
-        assert_eq!(parse_opening("", st).unwrap(), None);
-        let o = parse_opening("startpos moves 7g7f 3c3d", st)
-            .unwrap()
-            .unwrap();
-        assert_eq!(o.sfen, st);
-        assert_eq!(o.moves, vec!["7g7f", "3c3d"]);
-        let o = parse_opening("position sfen 4k4/9/9/9/9/9/9/9/4K4 b G 1", st)
-            .unwrap()
-            .unwrap();
-        assert_eq!(o.sfen, "4k4/9/9/9/9/9/9/9/4K4 b G 1");
-        assert!(o.moves.is_empty());
-        let o = parse_opening("rbsgk/4p/5/P4/KGSBR b - 1 moves 1e1d", st)
-            .unwrap()
-            .unwrap();
-        assert_eq!(o.sfen, "rbsgk/4p/5/P4/KGSBR b - 1");
-        assert_eq!(o.moves, vec!["1e1d"]);
-        assert!(parse_opening("moves 7g7f", st).is_err());
+    fn standing_and_progress_bar() {
+        let mut s = MatchSummary {
+            first: Wdl::new(12, 10, 15),
+            ..Default::default()
+        };
+        assert_eq!(
+            standing(&s, None),
+            "W 12 D 10 L 15, 45.9%, Elo -28.2 +/- 98.4"
+        );
+        let sprt = SprtConfig {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: SprtModel::Trinomial,
+        };
+        s.sprt = Some((-0.523, SprtDecision::Continue));
+        assert_eq!(
+            progress_bar(&s, 200, Some(&sprt)),
+            "[###-----------------] 37/200  W 12 D 10 L 15  45.9%  Elo -28.2 +/- 98.4  LLR -0.52 (-2.94, 2.94)"
+        );
+        // all games won: no finite interval
+        let s = MatchSummary {
+            first: Wdl::new(2, 0, 0),
+            ..Default::default()
+        };
+        assert_eq!(
+            progress_bar(&s, 2, None),
+            "[####################] 2/2  W 2 D 0 L 0  100.0%  Elo +inf"
+        );
+        let s = MatchSummary::default();
+        assert_eq!(
+            progress_bar(&s, 10, None),
+            "[--------------------] 0/10  W 0 D 0 L 0  -"
+        );
     }
 }

@@ -60,8 +60,8 @@ impl RecordLine {
 
 /// Replays a record with the rules core and checks that every move is legal, that the game did not end before
 /// its last move, and that the result and reason agree with the final position wherever the position decides
-/// them (mate, repetition, declaration, the maximum plies); for a loss by resignation, illegal move, time, hang or
-/// crash, that the loser is the side to move. `max_plies` 0 skips the check of the ply count of `maxplies` games.
+/// them (mate, repetition, declaration, the maximum plies); for a loss by resignation, adjudication, illegal move,
+/// time, hang or crash, that the loser is the side to move; that a draw adjudication is a draw. `max_plies` 0 skips the check of the ply count of `maxplies` games.
 pub fn verify<V: Variant>(rec: &RecordLine, max_plies: usize) -> Result<(), String> {
     let mut judge = Judge::<V>::new(&rec.start_sfen)?;
     let n = rec.moves.len();
@@ -112,7 +112,19 @@ pub fn verify<V: Variant>(rec: &RecordLine, max_plies: usize) -> Result<(), Stri
             }
             no_end(mate, rep)
         }
-        Reason::Resign | Reason::Illegal | Reason::Time | Reason::Hang | Reason::Crash => {
+        Reason::DrawAdjudication => {
+            if rec.outcome != Outcome::Draw {
+                return Err("a draw adjudication must be a draw".into());
+            }
+            no_end(mate, rep)
+        }
+        // the host adjudicates a loss only for the side to move, as a resignation
+        Reason::Resign
+        | Reason::Adjudication
+        | Reason::Illegal
+        | Reason::Time
+        | Reason::Hang
+        | Reason::Crash => {
             check(
                 Some((Outcome::win_for(!side), rec.reason)),
                 "the side to move losing",
@@ -181,7 +193,13 @@ fn csa_square<V: Variant>(sq: Square) -> String {
 }
 
 /// The game as a CSA (V2.2) record; only for 9×9 shogi (None for the other games or an unreadable record).
-pub fn csa_text<V: Variant>(rec: &RecordLine, names: [&str; 2]) -> Option<String> {
+/// `times_ms` holds each move's time (None for the opening's moves, which get no `T` line); CSA counts whole
+/// seconds, rounded down.
+pub fn csa_text<V: Variant>(
+    rec: &RecordLine,
+    names: [&str; 2],
+    times_ms: &[Option<u64>],
+) -> Option<String> {
     if V::FILES != 9 || V::RANKS != 9 || V::NAME != "shogi" {
         return None;
     }
@@ -224,7 +242,7 @@ pub fn csa_text<V: Variant>(rec: &RecordLine, names: [&str; 2]) -> Option<String
     }
     out.push(csa_sign(pos.side_to_move()));
     out.push('\n');
-    for m in &rec.moves {
+    for (i, m) in rec.moves.iter().enumerate() {
         let mv = pos.parse_move(m).ok()?;
         let side = csa_sign(pos.side_to_move());
         let (from, kind) = if mv.is_drop() {
@@ -243,18 +261,23 @@ pub fn csa_text<V: Variant>(rec: &RecordLine, names: [&str; 2]) -> Option<String
             csa_square::<V>(mv.to()),
             csa_kind(kind)
         ));
+        if let Some(Some(ms)) = times_ms.get(i) {
+            out.push_str(&format!("T{}\n", ms / 1000));
+        }
         pos.do_move(mv);
     }
     let end = match rec.reason {
-        Reason::Resign => "%TORYO",
+        // an adjudicated loss is always the side to move's, as a resignation is
+        Reason::Resign | Reason::Adjudication => "%TORYO",
         Reason::Checkmate | Reason::NoMoves => "%TSUMI",
         Reason::Illegal | Reason::FalseDeclaration => "%ILLEGAL_MOVE",
-        Reason::Time | Reason::Hang => "%TIME_UP",
-        Reason::Crash => "%CHUDAN",
+        Reason::Time => "%TIME_UP",
+        Reason::Hang | Reason::Crash => "%CHUDAN",
         Reason::Repetition => "%SENNICHITE",
         Reason::Perpetual => "%OUTE_SENNICHITE",
         Reason::Declaration => "%KACHI",
-        Reason::MaxPlies => "%MAX_MOVES",
+        Reason::MaxPlies => "%JISHOGI",
+        Reason::DrawAdjudication => "%HIKIWAKE",
     };
     out.push_str(end);
     out.push('\n');
@@ -316,6 +339,21 @@ mod tests {
         ok("1-0 declaration sfen RBGGKSS2/LL7/NN7/9/9/9/9/9/4k4 b 10P 1 moves").unwrap();
         ok(&format!("0-1 false-declaration sfen {start} moves")).unwrap();
         ok(&format!("1/2-1/2 maxplies sfen {start} moves 7g7f 3c3d")).unwrap();
+        // adjudications: the loser is the side to move; a draw adjudication is a draw
+        ok(&format!("0-1 adjudication sfen {start} moves 7g7f 3c3d")).unwrap();
+        ok(&format!("1-0 adjudication sfen {start} moves 7g7f")).unwrap();
+        assert!(ok(&format!("1-0 adjudication sfen {start} moves 7g7f 3c3d")).is_err());
+        assert!(ok(&format!("1/2-1/2 adjudication sfen {start} moves 7g7f")).is_err());
+        ok(&format!(
+            "1/2-1/2 draw-adjudication sfen {start} moves 7g7f"
+        ))
+        .unwrap();
+        assert!(ok(&format!("1-0 draw-adjudication sfen {start} moves 7g7f")).is_err());
+        // no adjudication of a game that was already over
+        assert!(ok("1-0 adjudication sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1 moves G*5b").is_err());
+        assert!(
+            ok("1/2-1/2 draw-adjudication sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1 moves G*5b").is_err()
+        );
         assert!(verify::<Shogi>(
             &RecordLine::parse(&format!("1/2-1/2 maxplies sfen {start} moves 7g7f")).unwrap(),
             2
@@ -340,19 +378,34 @@ mod tests {
             Shogi::START_SFEN
         ))
         .unwrap();
-        let text = csa_text::<Shogi>(&r, ["A", "B"]).unwrap();
+        // the first two moves come from the opening: no times
+        let times = [None, None, Some(999), Some(1000), Some(62_500)];
+        let text = csa_text::<Shogi>(&r, ["A", "B"], &times).unwrap();
         assert_eq!(
             text,
-            "V2.2\nN+A\nN-B\n$EVENT:hayate match\nPI\n+\n+7776FU\n-3334FU\n+8822UM\n-3122GI\n+0045KA\n%TORYO\n\
-             'result 0-1 resign\n"
+            "V2.2\nN+A\nN-B\n$EVENT:hayate match\nPI\n+\n+7776FU\n-3334FU\n+8822UM\nT0\n-3122GI\nT1\n+0045KA\n\
+             T62\n%TORYO\n'result 0-1 resign\n"
         );
+        let ending = |line: &str| {
+            let r = RecordLine::parse(&format!("{line} sfen {} moves 7g7f", Shogi::START_SFEN))
+                .unwrap();
+            let text = csa_text::<Shogi>(&r, ["A", "B"], &[Some(10)]).unwrap();
+            text.lines().rev().nth(1).unwrap().to_string()
+        };
+        assert_eq!(ending("1-0 adjudication"), "%TORYO");
+        assert_eq!(ending("1/2-1/2 draw-adjudication"), "%HIKIWAKE");
+        assert_eq!(ending("1/2-1/2 maxplies"), "%JISHOGI");
+        assert_eq!(ending("1-0 time"), "%TIME_UP");
+        assert_eq!(ending("1-0 hang"), "%CHUDAN");
+        assert_eq!(ending("1-0 crash"), "%CHUDAN");
+        assert_eq!(ending("1-0 illegal"), "%ILLEGAL_MOVE");
         let r = RecordLine::parse("1-0 checkmate sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1 moves G*5b")
             .unwrap();
-        let text = csa_text::<Shogi>(&r, ["A", "B"]).unwrap();
+        let text = csa_text::<Shogi>(&r, ["A", "B"], &[]).unwrap();
         assert!(text.contains("P1 *  *  *  * -OU *  *  *  * \n"), "{text}");
         assert!(text.contains("P+00KI\n+\n+0052KI\n%TSUMI\n"), "{text}");
         let m =
             RecordLine::parse(&format!("0-1 resign sfen {} moves", Minishogi::START_SFEN)).unwrap();
-        assert!(csa_text::<Minishogi>(&m, ["A", "B"]).is_none());
+        assert!(csa_text::<Minishogi>(&m, ["A", "B"], &[]).is_none());
     }
 }

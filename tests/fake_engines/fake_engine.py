@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A scripted USI engine for the `hayate match` tests.
 
-Usage: fake_engine.py <mode> [black=<m1>,<m2>,...] [white=<m1>,<m2>,...]
+Usage: fake_engine.py <mode> [black=<m1>,<m2>,...] [white=<m1>,<m2>,...] [score=<cp>] [mate=<n>]
+                        [sleep=<ms>] [hang_from=<game>] [pidfile=<path>] [log=<path>]
 
 Every mode answers `usi` (id name, one option, usiok) and `isready` (readyok), and ignores other commands until
 `go`. On `go` it does what its mode says:
@@ -16,17 +17,36 @@ Every mode answers `usi` (id name, one option, usiok) and `isready` (readyok), a
   declare  answers `bestmove win` (an entering-king declaration)
   resign   answers `bestmove resign`
   nousiok  never answers `usi`
+
+Options for every mode:
+  score=<cp>       print `info depth 1 score cp <cp>` before each bestmove
+  mate=<n>         print `info depth 1 score mate <n>` before each bestmove
+  sleep=<ms>       wait this long before answering each go
+  hang_from=<g>    from the g-th game on (counting usinewgame, from 1), hang on go as the hang mode does
+  pidfile=<path>   append the process id to this file at start
+  log=<path>       append every command received to this file
 """
 
 import sys
 import time
 
+import os
+
 mode = sys.argv[1] if len(sys.argv) > 1 else "script"
 moves = {"b": [], "w": []}
+extra = {}
 for arg in sys.argv[2:]:
     key, _, value = arg.partition("=")
     if key in ("black", "white"):
         moves[key[0]] = [m for m in value.split(",") if m]
+    else:
+        extra[key] = value
+
+if "pidfile" in extra:
+    with open(extra["pidfile"], "a") as f:
+        f.write("%d\n" % os.getpid())
+log = open(extra["log"], "a") if "log" in extra else None
+games = 0
 
 out = sys.stdout
 
@@ -52,6 +72,11 @@ for raw in sys.stdin:
     if not words:
         continue
     cmd = words[0]
+    if log:
+        log.write(raw)
+        log.flush()
+    if cmd == "usinewgame":
+        games += 1
     if cmd == "usi":
         if mode == "nousiok":
             continue
@@ -72,6 +97,15 @@ for raw in sys.stdin:
     elif cmd == "go":
         start, played = position
         to_move = start if played % 2 == 0 else ("w" if start == "b" else "b")
+        if "sleep" in extra:
+            time.sleep(int(extra["sleep"]) / 1000)
+        if "score" in extra:
+            send("info depth 1 score cp %s nodes 1 pv" % extra["score"])
+        if "mate" in extra:
+            send("info depth 1 score mate %s nodes 1 pv" % extra["mate"])
+        if "hang_from" in extra and games >= int(extra["hang_from"]):
+            while True:
+                time.sleep(1)
         if mode == "illegal":
             send("bestmove 9i9a")
         elif mode == "crash":

@@ -1,0 +1,237 @@
+//! Ending a game early when both engines agree on its result: `--resign score=<cp> count=<n>` and
+//! `--draw ply=<p> count=<n> score=<cp>`.
+//!
+//! Each engine's score for a move is the last `info ... score` it printed before its `bestmove` (MultiPV lines
+//! other than the first ignored), from the mover's point of view; a mate score counts as ±[`MATE_SCORE`]. A move
+//! without a score breaks every run of scores.
+//!
+//! A resign adjudication is applied only when the losing side is to move, as if it resigned: so the record reads
+//! like a resignation (the loser to move, `%TORYO` in CSA) and `--verify` can check that. If the condition is first
+//! met after the loser's own move, the winner plays one more move and the condition must still hold.
+
+/// The score a mate counts as.
+pub const MATE_SCORE: i32 = 100_000;
+
+/// The score of an `info` line, None when it has none or belongs to a secondary MultiPV line. Understands
+/// `score cp <x>` and `score mate <n>` (`+`/`-` alone for an unknown distance; `mate 0` is being mated), followed
+/// or not by `lowerbound`/`upperbound`.
+pub fn info_score(line: &str) -> Option<i32> {
+    let mut w: Vec<&str> = line.split_whitespace().collect();
+    if w.first() != Some(&"info") {
+        return None;
+    }
+    // the rest of the line after `string` is free text
+    if let Some(i) = w.iter().position(|&x| x == "string") {
+        w.truncate(i);
+    }
+    if let Some(i) = w.iter().position(|&x| x == "multipv") {
+        if w.get(i + 1).and_then(|v| v.parse::<u32>().ok()) != Some(1) {
+            return None;
+        }
+    }
+    let i = w.iter().position(|&x| x == "score")?;
+    let value = *w.get(i + 2)?;
+    match *w.get(i + 1)? {
+        "cp" => value
+            .parse::<i64>()
+            .ok()
+            .map(|x| x.clamp(-(MATE_SCORE as i64), MATE_SCORE as i64) as i32),
+        "mate" => {
+            let winning = match value {
+                "+" => true,
+                "-" => false,
+                v => {
+                    let n: i64 = v.parse().ok()?;
+                    n > 0 && !v.starts_with('-')
+                }
+            };
+            Some(if winning { MATE_SCORE } else { -MATE_SCORE })
+        }
+        _ => None,
+    }
+}
+
+/// The last `n` scores, None when there are fewer or one of them is missing.
+fn last(scores: &[Option<i32>], n: usize) -> Option<Vec<i32>> {
+    if n == 0 || scores.len() < n {
+        return None;
+    }
+    scores[scores.len() - n..].iter().copied().collect()
+}
+
+fn parse_words(flag: &str, words: &[String], keys: &[&str]) -> Result<Vec<Option<i64>>, String> {
+    let mut values = vec![None; keys.len()];
+    for w in words {
+        let (k, v) = w
+            .split_once('=')
+            .ok_or_else(|| format!("{flag}: '{w}' is not key=value"))?;
+        let i = keys
+            .iter()
+            .position(|&x| x == k)
+            .ok_or_else(|| format!("{flag}: unknown key '{k}' (keys: {})", keys.join(", ")))?;
+        let x: i64 = v
+            .parse()
+            .ok()
+            .filter(|x| (0..=1_000_000).contains(x))
+            .ok_or_else(|| format!("{flag}: {k}: '{v}' is not a number from 0 to 1000000"))?;
+        values[i] = Some(x);
+    }
+    Ok(values)
+}
+
+/// `--resign score=<cp> count=<n>`: a side loses when its last `count` scores are all at most `-cp` and its
+/// opponent's last `count` scores all at least `+cp`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResignRule {
+    pub score: i32,
+    pub count: usize,
+}
+
+impl ResignRule {
+    pub fn parse(words: &[String]) -> Result<Self, String> {
+        let v = parse_words("--resign", words, &["score", "count"])?;
+        match (v[0], v[1]) {
+            (Some(score), Some(count)) if count > 0 => Ok(ResignRule {
+                score: score as i32,
+                count: count as usize,
+            }),
+            (Some(_), Some(_)) => Err("--resign: count must be at least 1".into()),
+            _ => Err("--resign needs score=<cp> and count=<n>".into()),
+        }
+    }
+
+    /// Whether the side with scores `loser` loses against the side with scores `winner`.
+    pub fn loses(&self, loser: &[Option<i32>], winner: &[Option<i32>]) -> bool {
+        let (Some(l), Some(w)) = (last(loser, self.count), last(winner, self.count)) else {
+            return false;
+        };
+        l.iter().all(|&s| s <= -self.score) && w.iter().all(|&s| s >= self.score)
+    }
+
+    pub fn describe(&self) -> String {
+        format!("resign at {} cp for {} moves", self.score, self.count)
+    }
+}
+
+/// `--draw ply=<p> count=<n> score=<cp>`: from ply `p` on, a draw when the last `count` scores of both sides are
+/// all within `±cp`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawRule {
+    pub ply: usize,
+    pub count: usize,
+    pub score: i32,
+}
+
+impl DrawRule {
+    /// `ply` defaults to 0.
+    pub fn parse(words: &[String]) -> Result<Self, String> {
+        let v = parse_words("--draw", words, &["ply", "count", "score"])?;
+        match (v[0], v[1], v[2]) {
+            (ply, Some(count), Some(score)) if count > 0 => Ok(DrawRule {
+                ply: ply.unwrap_or(0) as usize,
+                count: count as usize,
+                score: score as i32,
+            }),
+            (_, Some(_), Some(_)) => Err("--draw: count must be at least 1".into()),
+            _ => Err("--draw needs count=<n> and score=<cp> (and ply=<p>)".into()),
+        }
+    }
+
+    /// Whether the game is drawn at `plies` plies with these scores of the two sides.
+    pub fn holds(&self, plies: usize, a: &[Option<i32>], b: &[Option<i32>]) -> bool {
+        if plies < self.ply {
+            return false;
+        }
+        let (Some(a), Some(b)) = (last(a, self.count), last(b, self.count)) else {
+            return false;
+        };
+        a.iter().chain(&b).all(|&s| s.abs() <= self.score)
+    }
+
+    pub fn describe(&self) -> String {
+        format!(
+            "draw from ply {} within {} cp for {} moves",
+            self.ply, self.score, self.count
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_of_info_lines() {
+        assert_eq!(
+            info_score("info depth 3 score cp 35 nodes 100 pv 7g7f"),
+            Some(35)
+        );
+        assert_eq!(
+            info_score("info depth 3 score cp -120 lowerbound nodes 9"),
+            Some(-120)
+        );
+        assert_eq!(info_score("info score mate 5 pv 2b3c"), Some(MATE_SCORE));
+        assert_eq!(info_score("info score mate -4"), Some(-MATE_SCORE));
+        assert_eq!(info_score("info score mate +"), Some(MATE_SCORE));
+        assert_eq!(
+            info_score("info score mate - upperbound"),
+            Some(-MATE_SCORE)
+        );
+        assert_eq!(info_score("info score mate 0"), Some(-MATE_SCORE));
+        assert_eq!(info_score("info score mate -0"), Some(-MATE_SCORE));
+        assert_eq!(info_score("info multipv 1 score cp 10"), Some(10));
+        assert_eq!(info_score("info multipv 2 score cp 10"), None);
+        assert_eq!(info_score("info depth 3 nodes 100"), None);
+        assert_eq!(info_score("info string score cp 5"), None);
+        assert_eq!(info_score("info score cp x"), None);
+        assert_eq!(info_score("info score cp"), None);
+        assert_eq!(info_score("bestmove 7g7f"), None);
+        assert_eq!(info_score("info score cp 99999999999"), Some(MATE_SCORE));
+    }
+
+    #[test]
+    fn resign_rule() {
+        let w = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        let r = ResignRule::parse(&w("score=500 count=2")).unwrap();
+        assert_eq!(
+            r,
+            ResignRule {
+                score: 500,
+                count: 2
+            }
+        );
+        assert!(ResignRule::parse(&w("score=500")).is_err());
+        assert!(ResignRule::parse(&w("score=500 count=0")).is_err());
+        assert!(ResignRule::parse(&w("score=-5 count=2")).is_err());
+        assert!(ResignRule::parse(&w("score=5 count=2 ply=3")).is_err());
+        let s = |v: &[i32]| v.iter().map(|&x| Some(x)).collect::<Vec<_>>();
+        assert!(r.loses(&s(&[0, -500, -600]), &s(&[700, 500])));
+        assert!(!r.loses(&s(&[-499, -600]), &s(&[700, 500])));
+        assert!(!r.loses(&s(&[-500, -600]), &s(&[700, 499])));
+        assert!(!r.loses(&s(&[-600]), &s(&[700, 500])));
+        assert!(!r.loses(&[Some(-600), None], &s(&[700, 500])));
+    }
+
+    #[test]
+    fn draw_rule() {
+        let w = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        let d = DrawRule::parse(&w("ply=40 count=3 score=10")).unwrap();
+        assert_eq!(
+            d,
+            DrawRule {
+                ply: 40,
+                count: 3,
+                score: 10
+            }
+        );
+        assert_eq!(DrawRule::parse(&w("count=3 score=10")).unwrap().ply, 0);
+        assert!(DrawRule::parse(&w("ply=40 score=10")).is_err());
+        let s = |v: &[i32]| v.iter().map(|&x| Some(x)).collect::<Vec<_>>();
+        let a = s(&[300, 10, -10, 0]);
+        let b = s(&[5, -5, 10]);
+        assert!(d.holds(40, &a, &b));
+        assert!(!d.holds(39, &a, &b));
+        assert!(!d.holds(40, &a, &s(&[5, 11, 10])));
+        assert!(!d.holds(40, &a, &s(&[5, 10])));
+    }
+}

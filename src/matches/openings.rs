@@ -1,0 +1,247 @@
+//! Openings of a match: lines of a file, random legal plies, or both (the random plies after each file opening).
+//!
+//! Random plies come from a SplitMix64 generator. Each game pair gets its own generator, derived from the match
+//! seed and the pair's number, so the opening of a pair does not depend on which worker plays it or in what order:
+//! the same seed gives the same openings whatever the concurrency.
+
+use crate::notation::move_to_usi;
+use crate::Variant;
+
+use super::game::Judge;
+
+/// An opening: a start SFEN and moves to play from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    pub sfen: String,
+    pub moves: Vec<String>,
+}
+
+/// Reads one opening line: `[position] (startpos | [sfen] <board> <side> <hands> [<n>]) [moves <m> ...]`; None for
+/// blank lines and `#` comments.
+pub fn parse_opening(line: &str, start_sfen: &str) -> Result<Option<Opening>, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let mut w: Vec<&str> = line.split_whitespace().collect();
+    if w.first() == Some(&"position") {
+        w.remove(0);
+    }
+    let moves_at = w.iter().position(|&x| x == "moves").unwrap_or(w.len());
+    let moves = w[(moves_at + 1).min(w.len())..]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let head = &w[..moves_at];
+    let sfen = match head {
+        ["startpos"] => start_sfen.to_string(),
+        ["sfen", rest @ ..] if !rest.is_empty() => rest.join(" "),
+        [] => return Err(format!("opening '{line}' has no position")),
+        rest => rest.join(" "),
+    };
+    Ok(Some(Opening { sfen, moves }))
+}
+
+/// SplitMix64 (Steele, Lea and Flood): a 64-bit state advanced by a constant, each output a mix of the state.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
+
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(GOLDEN);
+        mix(self.0)
+    }
+
+    /// A number in `0..n` (n > 0), by the high half of a 128-bit product; the bias is below n / 2^64.
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next_u64() as u128 * n as u128) >> 64) as usize
+    }
+}
+
+/// A seed from the clock, for a match started without `--seed`.
+pub fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    mix(nanos ^ u64::from(std::process::id()))
+}
+
+/// How many times a pair's random plies are drawn again before the match gives up.
+const ATTEMPTS: usize = 1000;
+
+/// The opening of game pair `pair`: `base` followed by `plies` random legal plies. A draw of plies that ends the
+/// game (a position without a legal move, or a fourth repetition) is rejected and drawn again from the same
+/// generator.
+pub fn with_random_plies<V: Variant>(
+    base: &Opening,
+    plies: usize,
+    seed: u64,
+    pair: usize,
+) -> Result<Opening, String> {
+    if plies == 0 {
+        return Ok(base.clone());
+    }
+    let mut rng = SplitMix64::new(mix(seed ^ mix(pair as u64 + 1)));
+    'attempt: for _ in 0..ATTEMPTS {
+        let mut judge = Judge::<V>::new(&base.sfen)?;
+        for m in &base.moves {
+            judge
+                .play(m)
+                .map_err(|e| format!("opening move {m}: {e}"))?;
+        }
+        for _ in 0..plies {
+            let moves = judge.position().legal_moves();
+            if moves.is_empty() {
+                continue 'attempt;
+            }
+            let m = moves[rng.below(moves.len())];
+            match judge.play(&move_to_usi::<V>(m)) {
+                Ok(None) => {}
+                Ok(Some(_)) => continue 'attempt,
+                Err(e) => return Err(format!("a generated move was refused: {e}")),
+            }
+        }
+        if judge.no_moves().is_some() {
+            continue;
+        }
+        return Ok(Opening {
+            sfen: judge.start_sfen().to_string(),
+            moves: judge.moves().to_vec(),
+        });
+    }
+    Err(format!(
+        "no sequence of {plies} random plies that leaves the game going was found from '{}' in {ATTEMPTS} tries",
+        base.sfen
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Minishogi, Shogi, Yari};
+
+    #[test]
+    fn opening_lines() {
+        let st = Shogi::START_SFEN;
+        assert_eq!(parse_opening("  # x", st).unwrap(), None);
+        assert_eq!(parse_opening("", st).unwrap(), None);
+        let o = parse_opening("startpos moves 7g7f 3c3d", st)
+            .unwrap()
+            .unwrap();
+        assert_eq!(o.sfen, st);
+        assert_eq!(o.moves, vec!["7g7f", "3c3d"]);
+        let o = parse_opening("position sfen 4k4/9/9/9/9/9/9/9/4K4 b G 1", st)
+            .unwrap()
+            .unwrap();
+        assert_eq!(o.sfen, "4k4/9/9/9/9/9/9/9/4K4 b G 1");
+        assert!(o.moves.is_empty());
+        let o = parse_opening("rbsgk/4p/5/P4/KGSBR b - 1 moves 1e1d", st)
+            .unwrap()
+            .unwrap();
+        assert_eq!(o.sfen, "rbsgk/4p/5/P4/KGSBR b - 1");
+        assert_eq!(o.moves, vec!["1e1d"]);
+        assert!(parse_opening("moves 7g7f", st).is_err());
+    }
+
+    #[test]
+    fn splitmix_reference_values() {
+        // the first outputs for seed 1234567, from the reference C code (Vigna's splitmix64.c)
+        let mut r = SplitMix64::new(1234567);
+        assert_eq!(r.next_u64(), 6457827717110365317);
+        assert_eq!(r.next_u64(), 3203168211198807973);
+        assert_eq!(r.next_u64(), 9817491932198370423);
+        let mut r = SplitMix64::new(7);
+        let mut seen = [0u32; 5];
+        for _ in 0..5000 {
+            seen[r.below(5)] += 1;
+        }
+        assert!(seen.iter().all(|&c| (900..1100).contains(&c)), "{seen:?}");
+    }
+
+    fn start<V: Variant>() -> Opening {
+        Opening {
+            sfen: V::START_SFEN.to_string(),
+            moves: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn random_plies_are_legal_reproducible_and_differ_by_pair() {
+        for pair in 0..20 {
+            let a = with_random_plies::<Minishogi>(&start::<Minishogi>(), 8, 42, pair).unwrap();
+            let b = with_random_plies::<Minishogi>(&start::<Minishogi>(), 8, 42, pair).unwrap();
+            assert_eq!(a, b);
+            assert_eq!(a.moves.len(), 8);
+            let mut j = Judge::<Minishogi>::new(&a.sfen).unwrap();
+            for m in &a.moves {
+                assert_eq!(j.play(m), Ok(None));
+            }
+            assert!(j.no_moves().is_none());
+        }
+        let firsts: std::collections::HashSet<Vec<String>> = (0..20)
+            .map(|p| {
+                with_random_plies::<Shogi>(&start::<Shogi>(), 6, 1, p)
+                    .unwrap()
+                    .moves
+            })
+            .collect();
+        assert!(firsts.len() > 15, "{}", firsts.len());
+        assert_ne!(
+            with_random_plies::<Yari>(&start::<Yari>(), 6, 1, 0).unwrap(),
+            with_random_plies::<Yari>(&start::<Yari>(), 6, 2, 0).unwrap()
+        );
+        // after a file opening's moves
+        let base = Opening {
+            sfen: Shogi::START_SFEN.to_string(),
+            moves: vec!["7g7f".into(), "3c3d".into()],
+        };
+        let o = with_random_plies::<Shogi>(&base, 3, 9, 4).unwrap();
+        assert_eq!(o.moves.len(), 5);
+        assert_eq!(o.moves[..2], base.moves[..]);
+        assert_eq!(with_random_plies::<Shogi>(&base, 0, 9, 4).unwrap(), base);
+    }
+
+    #[test]
+    fn sequences_that_end_the_game_are_rejected() {
+        // sente to move with a gold in hand: G*5b mates at once
+        let base = Opening {
+            sfen: "4k4/9/4P4/9/9/9/9/9/4K4 b G 1".into(),
+            moves: Vec::new(),
+        };
+        let pos = crate::Position::<Shogi>::from_sfen(&base.sfen).unwrap();
+        let legal = pos.legal_moves();
+        let seed = 5;
+        // the pairs whose first draw is the mate, found with the same generator
+        let mating_first: Vec<usize> = (0..300)
+            .filter(|&p| {
+                let mut rng = SplitMix64::new(mix(seed ^ mix(p as u64 + 1)));
+                move_to_usi::<Shogi>(legal[rng.below(legal.len())]) == "G*5b"
+            })
+            .collect();
+        assert!(!mating_first.is_empty());
+        for pair in mating_first {
+            let o = with_random_plies::<Shogi>(&base, 1, seed, pair).unwrap();
+            assert_eq!(o.moves.len(), 1);
+            assert_ne!(o.moves, ["G*5b"], "pair {pair}");
+        }
+        // gote is mated already: no ply can be drawn
+        let mated = Opening {
+            sfen: "8k/8G/8P/9/9/9/9/9/4K4 w - 1".into(),
+            moves: Vec::new(),
+        };
+        assert!(with_random_plies::<Shogi>(&mated, 1, 5, 0).is_err());
+    }
+}
