@@ -890,8 +890,9 @@ impl<'a, V: GameEval> Worker<'a, V> {
             }
         }
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
-            // Reverse futility: far above beta at shallow depth, assume a cut-off.
-            if depth <= 6 && static_eval - 120 * depth >= beta {
+            // Reverse futility: far above beta at shallow depth, assume a cut-off. Not for a bare king, which
+            // may have no legal move at all (a loss the static score cannot see).
+            if depth <= 6 && static_eval - 120 * depth >= beta && !self.bare_king() {
                 return static_eval;
             }
             // Null move: let the opponent move twice; if it still cannot reach beta, this node fails high.
@@ -1076,6 +1077,12 @@ impl<'a, V: GameEval> Worker<'a, V> {
         let zone =
             crate::position::Bb::<V>::from_u128(V::tables().near2[self.pos.king(us).index()]);
         (zone & self.pos.color_bb(them) & !self.pos.kind_bb(Kind::King)).any()
+    }
+
+    /// Whether the side to move has nothing but its king, on the board and in hand.
+    fn bare_king(&self) -> bool {
+        let us = self.pos.side_to_move();
+        self.pos.color_bb(us).count() == 1 && self.pos.hand(us).total() == 0
     }
 
     fn has_pieces(&self) -> bool {

