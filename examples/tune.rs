@@ -256,7 +256,13 @@ fn run<V: GameEval>(name: &str, games: usize, nodes: u64, seed: u64, threads: us
         };
         for i in 0..KIND_COUNT {
             if board_seen[i] > 0 {
-                adam(&mut m.board[i], gb[i], &mut mb[i], &mut vb[i], start.board[i]);
+                adam(
+                    &mut m.board[i],
+                    gb[i],
+                    &mut mb[i],
+                    &mut vb[i],
+                    start.board[i],
+                );
             }
         }
         for i in 0..7 {
@@ -311,7 +317,10 @@ fn run<V: GameEval>(name: &str, games: usize, nodes: u64, seed: u64, threads: us
             }
         })
         .collect();
-    println!("const BOARD_VALUE: [i32; KIND_COUNT] = [{}];", board.join(", "));
+    println!(
+        "const BOARD_VALUE: [i32; KIND_COUNT] = [{}];",
+        board.join(", ")
+    );
     println!("const HAND_VALUE: [i32; 7] = [{}];", hand.join(", "));
     let r = draws.lock().map(|r| *r).unwrap_or_default();
     eprintln!("{} games decided, {} drawn", r[0], r[1]);

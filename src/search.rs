@@ -359,6 +359,16 @@ pub fn budget(
     let delay = opts.network_delay;
     // the most we may use without losing on time
     let hard = (left + byo).saturating_sub(delay).max(1);
+    // With an increment and no byoyomi, a reserve stays on the clock: once the main time is spent the engine lives
+    // on the increment, and spending all but `NetworkDelay` of what is left each move loses on time as soon as
+    // the machine is loaded and the reply comes late (seen in 2 s + 100 ms games on a busy 2-core machine). The
+    // increment refills what a move spends, so the clock settles near the reserve plus the increment.
+    let usable = if byo == 0 {
+        let reserve = (4 * delay).max(inc).min(left / 2);
+        left.saturating_sub(reserve).max(opts.minimum_thinking)
+    } else {
+        hard
+    };
     // spread the main time over the moves expected to remain, then add the increment and most of the byoyomi
     let moves_to_go = 40u64;
     let mut optimum = left / moves_to_go + inc * 9 / 10;
@@ -367,9 +377,10 @@ pub fn budget(
         // once the main time is short, the byoyomi is the budget: spend it nearly fully
         optimum += byo.saturating_sub(delay);
     }
-    let optimum = optimum.max(opts.minimum_thinking).min(hard);
+    let optimum = optimum.max(opts.minimum_thinking).min(hard).min(usable);
     let maximum = (optimum * 4)
         .min(hard)
+        .min(usable)
         .min(if byo > 0 {
             left / 4 + byo.saturating_sub(delay)
         } else {
@@ -1288,6 +1299,60 @@ fn pick(moves: &mut MoveList, scores: &mut [i32; crate::moves::MAX_MOVES], i: us
     moves.swap(i, best);
     scores.swap(i, best);
     moves[i]
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use super::*;
+
+    fn ms(d: Option<Duration>) -> u64 {
+        d.map_or(0, |d| d.as_millis() as u64)
+    }
+
+    fn fischer(left: u64, inc: u64) -> (u64, u64) {
+        let limits = Limits {
+            clock: Some(Clock {
+                time: [left, left],
+                inc: [inc, inc],
+                byoyomi: 0,
+            }),
+            ..Limits::default()
+        };
+        let (o, m) = budget(Color::Black, &limits, &TimeOptions::default());
+        (ms(o), ms(m))
+    }
+
+    #[test]
+    fn increment_play_keeps_a_reserve() {
+        // plenty of time: a fortieth of it plus most of the increment
+        assert_eq!(fischer(2000, 100), (140, 500));
+        // main time nearly spent: a reserve of 4 x NetworkDelay (160 ms), or half of what is left, stays
+        assert_eq!(fischer(400, 100), (100, 180));
+        assert_eq!(fischer(260, 100), (96, 130));
+        assert_eq!(fischer(137, 100), (69, 69));
+        // living on the increment, the clock climbs back to about 400 ms and each move spends about 100 ms
+        let mut left = 137;
+        for _ in 0..200 {
+            let (o, m) = fischer(left, 100);
+            assert!(left - m >= 160.min(left / 2), "{left} {m}");
+            left = left - o + 100;
+        }
+        assert!((390..=400).contains(&left), "{left}");
+    }
+
+    #[test]
+    fn byoyomi_is_spent_nearly_fully() {
+        let limits = Limits {
+            clock: Some(Clock {
+                time: [0, 0],
+                inc: [0, 0],
+                byoyomi: 1000,
+            }),
+            ..Limits::default()
+        };
+        let (o, m) = budget(Color::White, &limits, &TimeOptions::default());
+        assert_eq!((ms(o), ms(m)), (960, 960));
+    }
 }
 
 /// Mate scores are stored relative to the node, so that they stay right when read at another ply.
