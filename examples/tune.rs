@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use hayate::eval::{eval_terms, GameEval};
+use hayate::matches::openings::SplitMix64;
 use hayate::piece::{Color, Kind, KIND_COUNT};
 use hayate::position::Repetition;
 use hayate::search::{mate_in_moves, Limits, Searcher, TimeOptions};
@@ -27,18 +28,11 @@ struct Sample {
     result: f64,
 }
 
-/// splitmix64: enough randomness for openings, reproducible from the seed.
-struct Rng(u64);
+/// The library's SplitMix64, with `below` by remainder: the figures quoted in `src/eval.rs` came from this sequence.
+struct Rng(SplitMix64);
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.0.next_u64() % n as u64) as usize
     }
 }
 
@@ -172,7 +166,9 @@ fn run<V: GameEval>(name: &str, games: usize, nodes: u64, seed: u64, threads: us
                     if g >= games {
                         break;
                     }
-                    let mut rng = Rng(seed ^ (g as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
+                    let mut rng = Rng(SplitMix64::new(
+                        seed ^ (g as u64).wrapping_mul(0x2545_f491_4f6c_dd1d),
+                    ));
                     let samples = play::<V>(&mut searcher, nodes, &mut rng);
                     if let (Some(first), Ok(mut r)) = (samples.first(), draws.lock()) {
                         r[usize::from(first.result == 0.5)] += 1;
