@@ -176,7 +176,7 @@ fn run<V: GameEval>(name: &str, games: usize, nodes: u64, seed: u64, threads: us
                     if let Ok(mut d) = data.lock() {
                         d.extend(samples);
                     }
-                    if (g + 1) % 100 == 0 {
+                    if (g + 1).is_multiple_of(100) {
                         eprintln!("{} games", g + 1);
                     }
                 }
@@ -214,11 +214,11 @@ fn run<V: GameEval>(name: &str, games: usize, nodes: u64, seed: u64, threads: us
     let mut board_seen = [0usize; KIND_COUNT];
     let mut hand_seen = [0usize; 7];
     for s in &data {
-        for i in 0..KIND_COUNT {
-            board_seen[i] += usize::from(s.board[i] != 0);
+        for (seen, &x) in board_seen.iter_mut().zip(&s.board) {
+            *seen += usize::from(x != 0);
         }
-        for i in 0..7 {
-            hand_seen[i] += usize::from(s.hand[i] != 0);
+        for (seen, &x) in hand_seen.iter_mut().zip(&s.hand) {
+            *seen += usize::from(x != 0);
         }
     }
     // full-batch gradient descent with Adam; a weak pull toward the hand-set values keeps rare kinds sensible
@@ -234,11 +234,11 @@ fn run<V: GameEval>(name: &str, games: usize, nodes: u64, seed: u64, threads: us
         for s in &data {
             let p = sigmoid(m.eval(s), k);
             let d = -2.0 * (s.result - p) * p * (1.0 - p) * c / n;
-            for i in 0..KIND_COUNT {
-                gb[i] += d * s.board[i] as f64;
+            for (g, &x) in gb.iter_mut().zip(&s.board) {
+                *g += d * x as f64;
             }
-            for i in 0..7 {
-                gh[i] += d * s.hand[i] as f64;
+            for (g, &x) in gh.iter_mut().zip(&s.hand) {
+                *g += d * x as f64;
             }
         }
         let t = step as f64;

@@ -1301,6 +1301,27 @@ fn pick(moves: &mut MoveList, scores: &mut [i32; crate::moves::MAX_MOVES], i: us
     moves[i]
 }
 
+/// Mate scores are stored relative to the node, so that they stay right when read at another ply.
+fn score_to_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s + ply as i32
+    } else if s <= -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+fn score_from_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
 #[cfg(test)]
 mod budget_tests {
     use super::*;
@@ -1352,26 +1373,5 @@ mod budget_tests {
         };
         let (o, m) = budget(Color::White, &limits, &TimeOptions::default());
         assert_eq!((ms(o), ms(m)), (960, 960));
-    }
-}
-
-/// Mate scores are stored relative to the node, so that they stay right when read at another ply.
-fn score_to_tt(s: i32, ply: usize) -> i32 {
-    if s >= MATE_BOUND {
-        s + ply as i32
-    } else if s <= -MATE_BOUND {
-        s - ply as i32
-    } else {
-        s
-    }
-}
-
-fn score_from_tt(s: i32, ply: usize) -> i32 {
-    if s >= MATE_BOUND {
-        s - ply as i32
-    } else if s <= -MATE_BOUND {
-        s + ply as i32
-    } else {
-        s
     }
 }
