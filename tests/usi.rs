@@ -294,7 +294,12 @@ impl Engine {
     /// The engine's current position, from the `info string sfen ...` line of `d`.
     fn sfen(&mut self) -> String {
         self.send("d");
-        let lines = self.sync();
+        // during a search its own info lines (depth, progress) may come between those of `d`
+        let lines: Vec<String> = self
+            .sync()
+            .into_iter()
+            .filter(|l| !l.starts_with("info ") || l.starts_with("info string "))
+            .collect();
         let sfens: Vec<&String> = lines
             .iter()
             .filter(|l| l.starts_with("info string sfen "))
