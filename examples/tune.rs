@@ -3,11 +3,12 @@
 //! fits the board and hand values of every piece kind so that the evaluation predicts the results best.
 //!
 //! ```text
-//! cargo run --release --example tune -- <shogi|minishogi|yarishogi> [games] [nodes] [seed] [threads]
+//! cargo run --release --example tune -- <shogi|minishogi|yarishogi> [games] [nodes] [seed] [threads] [ranks]
 //! ```
 //!
-//! The other evaluation terms (king safety, placement, mobility) stay as they are and enter the fit as a fixed
-//! offset. The output is the two arrays to paste into `src/eval.rs`, with the command that produced them.
+//! By default the material values are fitted and the other evaluation terms (king safety, placement, mobility)
+//! enter the fit as a fixed offset; with `ranks` as the sixth argument the piece-square terms (`RANK_BONUS`, by
+//! kind and relative rank) are fitted too. The output is the arrays to paste into `src/eval.rs`.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -24,6 +25,10 @@ use hayate::{Minishogi, Position, Shogi, Yari};
 struct Sample {
     board: [i8; KIND_COUNT],
     hand: [i8; 7],
+    /// Pieces by kind and relative rank (0 = own back rank), side to move minus opponent.
+    rank: [[i8; 9]; KIND_COUNT],
+    /// The placement term as the engine scores it, side to move's view (part of the offset when ranks are fixed).
+    placement: f64,
     rest: f64,
     result: f64,
 }
@@ -46,7 +51,17 @@ fn sample<V: GameEval>(pos: &Position<V>) -> (Sample, Color) {
     let sign = |c: Color| if c == us { 1i8 } else { -1 };
     let mut board = [0i8; KIND_COUNT];
     let mut hand = [0i8; 7];
+    let mut rank = [[0i8; 9]; KIND_COUNT];
     for c in Color::ALL {
+        for sq in pos.color_bb(c) {
+            let r = sq.rank_index(V::RANKS);
+            let rel = if c == Color::Black {
+                V::RANKS - 1 - r
+            } else {
+                r
+            };
+            rank[pos.piece_at(sq).kind().index()][rel.min(8)] += sign(c);
+        }
         for &k in V::BOARD_KINDS {
             if k != Kind::King {
                 board[k.index()] += sign(c) * pos.pieces(c, k).count() as i8;
@@ -57,13 +72,14 @@ fn sample<V: GameEval>(pos: &Position<V>) -> (Sample, Color) {
         }
     }
     let t = eval_terms(pos);
-    let rest = (t.king_safety + t.placement + t.mobility) as f64;
-    let rest = if us == Color::Black { rest } else { -rest };
+    let view = if us == Color::Black { 1.0 } else { -1.0 };
     (
         Sample {
             board,
             hand,
-            rest,
+            rank,
+            placement: view * t.placement as f64,
+            rest: view * (t.king_safety + t.mobility) as f64,
             result: 0.0,
         },
         us,
@@ -129,19 +145,43 @@ fn sigmoid(x: f64, k: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * x / 400.0))
 }
 
+/// Parameters in one vector: board values by kind, hand values by kind, then rank bonuses by kind and rank.
+const NB: usize = KIND_COUNT;
+const NH: usize = 7;
+const NP: usize = NB + NH + KIND_COUNT * 9;
+
+impl Sample {
+    /// The features matching the parameter vector.
+    fn features(&self) -> impl Iterator<Item = (usize, f64)> + '_ {
+        let board = self.board.iter().enumerate().map(|(i, &x)| (i, x));
+        let hand = self.hand.iter().enumerate().map(|(i, &x)| (NB + i, x));
+        let rank = self
+            .rank
+            .iter()
+            .flatten()
+            .enumerate()
+            .map(|(i, &x)| (NB + NH + i, x));
+        board
+            .chain(hand)
+            .chain(rank)
+            .filter(|&(_, x)| x != 0)
+            .map(|(i, x)| (i, x as f64))
+    }
+}
+
 struct Model {
-    board: [f64; KIND_COUNT],
-    hand: [f64; 7],
+    w: Vec<f64>,
+    /// Whether the rank bonuses are fitted (else the engine's placement term is a fixed offset).
+    ranks: bool,
 }
 
 impl Model {
     fn eval(&self, s: &Sample) -> f64 {
-        let mut v = s.rest;
-        for i in 0..KIND_COUNT {
-            v += self.board[i] * s.board[i] as f64;
-        }
-        for i in 0..7 {
-            v += self.hand[i] * s.hand[i] as f64;
+        let mut v = s.rest + if self.ranks { 0.0 } else { s.placement };
+        for (i, x) in s.features() {
+            if self.ranks || i < NB + NH {
+                v += self.w[i] * x;
+            }
         }
         v
     }
@@ -153,7 +193,7 @@ impl Model {
     }
 }
 
-fn run<V: GameEval>(name: &str, games: usize, nodes: u64, seed: u64, threads: usize) {
+fn run<V: GameEval>(name: &str, games: usize, nodes: u64, seed: u64, threads: usize, ranks: bool) {
     let data = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
     let draws = Mutex::new([0usize; 2]);
@@ -189,13 +229,13 @@ fn run<V: GameEval>(name: &str, games: usize, nodes: u64, seed: u64, threads: us
         return;
     }
 
+    let mut w0 = Vec::with_capacity(NP);
+    w0.extend(V::BOARD_VALUE.map(f64::from));
+    w0.extend(V::HAND_VALUE.map(f64::from));
+    w0.extend(V::RANK_BONUS.iter().flatten().map(|&x| f64::from(x)));
     let mut m = Model {
-        board: V::BOARD_VALUE.map(f64::from),
-        hand: V::HAND_VALUE.map(f64::from),
-    };
-    let start = Model {
-        board: m.board,
-        hand: m.hand,
+        w: w0.clone(),
+        ranks,
     };
     // the scale K that fits the hand-set values best, then kept while the values move
     let mut k = 1.0;
@@ -210,61 +250,38 @@ fn run<V: GameEval>(name: &str, games: usize, nodes: u64, seed: u64, threads: us
     }
     eprintln!("K = {k:.2}, error with the hand-set values {best:.5}");
 
-    // which features vary at all (kinds absent from a game keep their value)
-    let mut board_seen = [0usize; KIND_COUNT];
-    let mut hand_seen = [0usize; 7];
+    // which features vary at all (kinds absent from a game keep their value); the king's material is no feature
+    let mut seen = vec![0usize; NP];
     for s in &data {
-        for (seen, &x) in board_seen.iter_mut().zip(&s.board) {
-            *seen += usize::from(x != 0);
-        }
-        for (seen, &x) in hand_seen.iter_mut().zip(&s.hand) {
-            *seen += usize::from(x != 0);
+        for (i, _) in s.features() {
+            seen[i] += 1;
         }
     }
-    // full-batch gradient descent with Adam; a weak pull toward the hand-set values keeps rare kinds sensible
+    seen[Kind::King.index()] = 0;
+    let fitted = |i: usize| seen[i] > 0 && (ranks || i < NB + NH);
+    // full-batch gradient descent with Adam; a weak pull toward the hand-set values keeps rare features sensible
     let prior = 1e-7;
     let lr = 2.0;
-    let (mut mb, mut vb) = ([0f64; KIND_COUNT], [0f64; KIND_COUNT]);
-    let (mut mh, mut vh) = ([0f64; 7], [0f64; 7]);
+    let (mut mm, mut vv) = (vec![0f64; NP], vec![0f64; NP]);
     let n = data.len() as f64;
     for step in 1..=3000 {
-        let mut gb = [0f64; KIND_COUNT];
-        let mut gh = [0f64; 7];
+        let mut g = vec![0f64; NP];
         let c = k * std::f64::consts::LN_10 / 400.0;
         for s in &data {
             let p = sigmoid(m.eval(s), k);
             let d = -2.0 * (s.result - p) * p * (1.0 - p) * c / n;
-            for (g, &x) in gb.iter_mut().zip(&s.board) {
-                *g += d * x as f64;
-            }
-            for (g, &x) in gh.iter_mut().zip(&s.hand) {
-                *g += d * x as f64;
+            for (i, x) in s.features() {
+                g[i] += d * x;
             }
         }
         let t = step as f64;
-        let adam = |w: &mut f64, g: f64, mm: &mut f64, vv: &mut f64, w0: f64| {
-            let g = g + 2.0 * prior * (*w - w0);
-            *mm = 0.9 * *mm + 0.1 * g;
-            *vv = 0.999 * *vv + 0.001 * g * g;
-            let mh = *mm / (1.0 - 0.9f64.powf(t));
-            let vh = *vv / (1.0 - 0.999f64.powf(t));
-            *w -= lr * mh / (vh.sqrt() + 1e-12);
-        };
-        for i in 0..KIND_COUNT {
-            if board_seen[i] > 0 {
-                adam(
-                    &mut m.board[i],
-                    gb[i],
-                    &mut mb[i],
-                    &mut vb[i],
-                    start.board[i],
-                );
-            }
-        }
-        for i in 0..7 {
-            if hand_seen[i] > 0 {
-                adam(&mut m.hand[i], gh[i], &mut mh[i], &mut vh[i], start.hand[i]);
-            }
+        for i in (0..NP).filter(|&i| fitted(i)) {
+            let gi = g[i] + 2.0 * prior * (m.w[i] - w0[i]);
+            mm[i] = 0.9 * mm[i] + 0.1 * gi;
+            vv[i] = 0.999 * vv[i] + 0.001 * gi * gi;
+            let mh = mm[i] / (1.0 - 0.9f64.powf(t));
+            let vh = vv[i] / (1.0 - 0.999f64.powf(t));
+            m.w[i] -= lr * mh / (vh.sqrt() + 1e-12);
         }
         if step % 500 == 0 {
             eprintln!("step {step}: error {:.5}", m.error(&data, k));
@@ -278,46 +295,42 @@ fn run<V: GameEval>(name: &str, games: usize, nodes: u64, seed: u64, threads: us
         data.len(),
         m.error(&data, k)
     );
-    for i in 0..KIND_COUNT {
-        if board_seen[i] > 0 {
-            println!(
-                "//   board {:>2}: {:>5.0} (was {:>4}, in {} positions)",
-                names[i], m.board[i], start.board[i], board_seen[i]
-            );
-        }
+    for i in (0..NB + NH).filter(|&i| fitted(i)) {
+        let (what, kind) = if i < NB {
+            ("board", i)
+        } else {
+            ("hand ", i - NB)
+        };
+        println!(
+            "//   {what} {:>2}: {:>5.0} (was {:>4}, in {} positions)",
+            names[kind], m.w[i], w0[i], seen[i]
+        );
     }
-    for i in 0..7 {
-        if hand_seen[i] > 0 {
-            println!(
-                "//   hand  {:>2}: {:>5.0} (was {:>4}, in {} positions)",
-                names[i], m.hand[i], start.hand[i], hand_seen[i]
-            );
+    let value = |i: usize, step: f64| {
+        if fitted(i) {
+            ((m.w[i] / step).round() * step) as i32
+        } else {
+            w0[i] as i32
         }
-    }
-    let round = |v: f64| (v / 5.0).round() as i32 * 5;
-    let board: Vec<String> = (0..KIND_COUNT)
-        .map(|i| {
-            if board_seen[i] > 0 {
-                round(m.board[i]).to_string()
-            } else {
-                (start.board[i] as i32).to_string()
-            }
-        })
-        .collect();
-    let hand: Vec<String> = (0..7)
-        .map(|i| {
-            if hand_seen[i] > 0 {
-                round(m.hand[i]).to_string()
-            } else {
-                (start.hand[i] as i32).to_string()
-            }
-        })
-        .collect();
+    };
+    let list = |r: std::ops::Range<usize>, step: f64| -> String {
+        r.map(|i| value(i, step).to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     println!(
         "const BOARD_VALUE: [i32; KIND_COUNT] = [{}];",
-        board.join(", ")
+        list(0..NB, 5.0)
     );
-    println!("const HAND_VALUE: [i32; 7] = [{}];", hand.join(", "));
+    println!("const HAND_VALUE: [i32; 7] = [{}];", list(NB..NB + NH, 5.0));
+    if ranks {
+        println!("const RANK_BONUS: [[i32; 9]; KIND_COUNT] = [");
+        for (kind, name) in names.iter().enumerate() {
+            let at = NB + NH + kind * 9;
+            println!("    [{}], // {name}", list(at..at + 9, 1.0));
+        }
+        println!("];");
+    }
     let r = draws.lock().map(|r| *r).unwrap_or_default();
     eprintln!("{} games decided, {} drawn", r[0], r[1]);
 }
@@ -330,10 +343,11 @@ fn main() {
     let nodes = arg(2, 5000);
     let seed = arg(3, 1);
     let threads = arg(4, 1).max(1) as usize;
+    let ranks = args.get(5).map(String::as_str) == Some("ranks");
     match variant {
-        "shogi" => run::<Shogi>(variant, games, nodes, seed, threads),
-        "minishogi" => run::<Minishogi>(variant, games, nodes, seed, threads),
-        "yarishogi" | "yari" => run::<Yari>(variant, games, nodes, seed, threads),
+        "shogi" => run::<Shogi>(variant, games, nodes, seed, threads, ranks),
+        "minishogi" => run::<Minishogi>(variant, games, nodes, seed, threads, ranks),
+        "yarishogi" | "yari" => run::<Yari>(variant, games, nodes, seed, threads, ranks),
         v => eprintln!("unknown variant '{v}'"),
     }
 }

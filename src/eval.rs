@@ -62,21 +62,38 @@ impl GameEval for Shogi {
     const MOBILITY: i32 = 3;
 }
 
-// 5×5: material from self-play. Starting from values scaled from 9×9 (P 100, S 500, G 580, B 650, R 750, +P 600,
-// +S 590, +B 850, +R 1000; in hand P 130, S 560, G 640, B 700, R 800), Hayate played 10000 games against itself
-// at 5000 nodes a move from 8 random plies, and the values were fitted to the results of its 97843 quiet
-// positions by Texel's method (logistic fit of the evaluation to the game result, the other terms held fixed):
-// `cargo run --release --example tune -- minishogi 10000 5000 1` (mean squared error 0.15126 -> 0.14982). The
-// fit kept the order of the hand-set values and moved most of them by less than 5%. The games were played by the
-// search of 9403dbf without its razoring; a rerun with a later search gives somewhat different figures.
+// 5×5: material and piece-square terms from self-play. Starting from values scaled from 9×9 (P 100, S 500, G 580,
+// B 650, R 750, +P 600, +S 590, +B 850, +R 1000; in hand P 130, S 560, G 640, B 700, R 800; no piece-square terms),
+// a first fit of the material alone (10000 games, search of 9403dbf without its razoring) gave P 115 ... +R 1015;
+// then Hayate (e4f2b63's search) played 10000 games against itself at 5000 nodes a move from 8 random plies, and
+// material and rank terms together were fitted to the results of its 113424 quiet positions by Texel's method:
+// `cargo run --release --example tune -- minishogi 10000 5000 1 2 ranks` (mean squared error 0.13646 -> 0.13437).
+// The rank terms of a kind share one degree of freedom with its material value (their counts sum to the piece
+// count), so only their differences carry meaning.
 impl GameEval for Minishogi {
     const BOARD_VALUE: [i32; KIND_COUNT] =
-        [115, 0, 0, 540, 610, 665, 755, 0, 585, 0, 0, 565, 870, 1015];
-    const HAND_VALUE: [i32; 7] = [135, 0, 0, 545, 630, 665, 790];
+        [135, 0, 0, 570, 625, 655, 765, 0, 570, 0, 0, 555, 865, 1030];
+    const HAND_VALUE: [i32; 7] = [150, 0, 0, 550, 625, 650, 775];
     const ATTACKER_NEAR_KING: i32 = 25;
     const DEFENDER_NEAR_KING: i32 = 10;
     const HAND_THREAT: i32 = 15;
-    const RANK_BONUS: [[i32; 9]; KIND_COUNT] = [FLAT; KIND_COUNT];
+    // by relative rank, 0 = own back rank (5 ranks)
+    const RANK_BONUS: [[i32; 9]; KIND_COUNT] = [
+        [3, 32, 0, -14, 0, 0, 0, 0, 0],   // pawn
+        FLAT,                             // (no lance)
+        FLAT,                             // (no knight)
+        [-9, 25, 19, -2, -5, 0, 0, 0, 0], // silver
+        [23, 5, 10, -4, -17, 0, 0, 0, 0], // gold
+        [-21, 8, 3, -2, 3, 0, 0, 0, 0],   // bishop
+        [-3, -3, -2, 2, 17, 0, 0, 0, 0],  // rook
+        [8, -7, -4, 2, 1, 0, 0, 0, 0],    // king
+        [0, 0, 2, 2, -19, 0, 0, 0, 0],    // tokin
+        FLAT,
+        FLAT,
+        [0, 0, 1, 2, -11, 0, 0, 0, 0],  // promoted silver
+        [-1, 4, 3, -1, -8, 0, 0, 0, 0], // horse
+        [-1, 4, 1, 5, 4, 0, 0, 0, 0],   // dragon
+    ];
     const MOBILITY: i32 = 3;
 }
 
