@@ -171,19 +171,32 @@ fn args<'a>(v: &'a [String], more: &[&'a str]) -> Vec<&'a str> {
 const SHOGI_CYCLE: [&str; 3] = ["script", "black=2h3h,3h2h", "white=8b7b,7b8b"];
 const LIMIT: Duration = Duration::from_secs(30);
 
-#[test]
-fn illegal_move_loses() {
-    let dir = scratch("illegal");
-    let out = dir.join("out");
-    let c = common(&out, "2");
-    let r = run_match(
-        &fake(&["illegal"]),
-        &fake(&SHOGI_CYCLE),
-        &args(&c, &[]),
-        LIMIT,
-    );
+/// Plays `games` games in a fresh scratch directory with the common settings plus `more`; the match must end with
+/// status 0. Returns the run and its records.
+fn play(
+    test: &str,
+    games: &str,
+    e1: &[String],
+    e2: &[String],
+    more: &[&str],
+) -> (Run, Vec<RecordLine>) {
+    let out = scratch(test).join("out");
+    let c = common(&out, games);
+    let r = run_match(e1, e2, &args(&c, more), LIMIT);
     assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
     let recs = records(&out);
+    (r, recs)
+}
+
+#[test]
+fn illegal_move_loses() {
+    let (r, recs) = play(
+        "illegal",
+        "2",
+        &fake(&["illegal"]),
+        &fake(&SHOGI_CYCLE),
+        &[],
+    );
     assert_eq!(
         endings(&recs),
         [
@@ -205,17 +218,13 @@ fn illegal_move_loses() {
 
 #[test]
 fn concurrent_games_are_recorded_in_game_order() {
-    let dir = scratch("concurrency");
-    let out = dir.join("out");
-    let c = common(&out, "7");
-    let r = run_match(
+    let (r, recs) = play(
+        "concurrency",
+        "7",
         &fake(&["illegal"]),
         &fake(&SHOGI_CYCLE),
-        &args(&c, &["--concurrency", "3"]),
-        LIMIT,
+        &["--concurrency", "3"],
     );
-    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
-    let recs = records(&out);
     // odd games: the illegal mover is sente and has no move; even games: the script played 2h3h first
     for (i, rec) in recs.iter().enumerate() {
         let want = if i % 2 == 0 {
@@ -243,17 +252,7 @@ fn concurrent_games_are_recorded_in_game_order() {
 
 #[test]
 fn crash_loses_and_the_engine_is_restarted() {
-    let dir = scratch("crash");
-    let out = dir.join("out");
-    let c = common(&out, "4");
-    let r = run_match(
-        &fake(&["crash"]),
-        &fake(&SHOGI_CYCLE),
-        &args(&c, &[]),
-        LIMIT,
-    );
-    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
-    let recs = records(&out);
+    let (r, recs) = play("crash", "4", &fake(&["crash"]), &fake(&SHOGI_CYCLE), &[]);
     assert_eq!(
         endings(&recs),
         [
@@ -271,12 +270,7 @@ fn crash_loses_and_the_engine_is_restarted() {
 
 #[test]
 fn hang_loses() {
-    let dir = scratch("hang");
-    let out = dir.join("out");
-    let c = common(&out, "2");
-    let r = run_match(&fake(&SHOGI_CYCLE), &fake(&["hang"]), &args(&c, &[]), LIMIT);
-    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
-    let recs = records(&out);
+    let (r, recs) = play("hang", "2", &fake(&SHOGI_CYCLE), &fake(&["hang"]), &[]);
     assert_eq!(
         endings(&recs),
         [
@@ -292,12 +286,7 @@ fn hang_loses() {
 
 #[test]
 fn late_answer_loses_on_time() {
-    let dir = scratch("slow");
-    let out = dir.join("out");
-    let c = common(&out, "2");
-    let r = run_match(&fake(&["slow"]), &fake(&SHOGI_CYCLE), &args(&c, &[]), LIMIT);
-    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
-    let recs = records(&out);
+    let (_, recs) = play("slow", "2", &fake(&["slow"]), &fake(&SHOGI_CYCLE), &[]);
     assert_eq!(
         endings(&recs),
         [
