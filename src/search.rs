@@ -992,8 +992,9 @@ impl<'a, V: GameEval> Worker<'a, V> {
                 }
             }
 
-            // Check extension.
-            let ext = i32::from(gives_check && ply < 2 * MAX_PLY / 3);
+            // Check extension, for checks that do not lose material: with pieces in hand nearly every position
+            // has sacrificial checks, and extending them all makes the tree explode.
+            let ext = i32::from(gives_check && ply < 2 * MAX_PLY / 3 && see_ge(&self.pos, m, 0));
             let new_depth = depth - 1 + ext;
 
             self.pos.do_move(m);
