@@ -1,35 +1,37 @@
-//! Derives a game's material values from self-play (Texel's method): plays games of Hayate against itself at a
+//! Derives a game's evaluation values from self-play (Texel's method): plays games of Hayate against itself at a
 //! fixed number of nodes per move from random openings, keeps the quiet positions with the game's result, and
-//! fits the board and hand values of every piece kind so that the evaluation predicts the results best.
+//! fits the values so that the evaluation predicts the results best.
 //!
 //! ```text
-//! cargo run --release --example tune -- <shogi|minishogi|yarishogi> [games] [nodes] [seed] [threads] [ranks]
+//! cargo run --release --example tune -- <shogi|minishogi|yarishogi> [games] [nodes] [seed] [threads] [fit] [samples]
 //! ```
 //!
-//! By default the material values are fitted and the other evaluation terms (king safety, placement, mobility)
-//! enter the fit as a fixed offset; with `ranks` as the sixth argument the piece-square terms (`RANK_BONUS`, by
-//! kind and relative rank) are fitted too. The output is the arrays to paste into `src/eval.rs`.
+//! The material values (board and hand) are always fitted. `fit` adds more, comma-separated: `ranks` for the
+//! piece-square terms (`RANK_BONUS`, by kind and relative rank), `king` for the king-safety and mobility weights
+//! (`ATTACKER_NEAR_KING`, `DEFENDER_NEAR_KING`, `HAND_THREAT`, `MOBILITY`); `material` (or anything else) fits
+//! the material alone. The terms not fitted keep the engine's values. With a `samples` file the positions are
+//! read from it when it exists, and written to it after the games otherwise, so that several fits can share one
+//! set of games. The output is the values to paste into `src/eval.rs`.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use hayate::eval::{eval_terms, GameEval};
+use hayate::eval::{safety_counts, GameEval};
 use hayate::matches::openings::SplitMix64;
 use hayate::piece::{Color, Kind, KIND_COUNT};
 use hayate::position::Repetition;
 use hayate::search::{mate_in_moves, Limits, Searcher, TimeOptions};
 use hayate::{Minishogi, Position, Shogi, Yari};
 
-/// One quiet position: material differences (side to move minus opponent) by board kind and hand kind, the rest
-/// of the evaluation, and the result for the side to move (1, 0.5, 0).
+/// One quiet position: its features, each the side to move's count minus the opponent's, and the result for the
+/// side to move (1, 0.5, 0). The evaluation is linear in the features: material by board kind and hand kind,
+/// pieces by kind and relative rank (0 = own back rank), and the king-safety and mobility counts, signed so that
+/// each weight is positive (attackers and hand threats are penalties).
 struct Sample {
     board: [i8; KIND_COUNT],
     hand: [i8; 7],
-    /// Pieces by kind and relative rank (0 = own back rank), side to move minus opponent.
     rank: [[i8; 9]; KIND_COUNT],
-    /// The placement term as the engine scores it, side to move's view (part of the offset when ranks are fixed).
-    placement: f64,
-    rest: f64,
+    king: [i16; NK],
     result: f64,
 }
 
@@ -71,15 +73,15 @@ fn sample<V: GameEval>(pos: &Position<V>) -> (Sample, Color) {
             hand[k.index()] += sign(c) * pos.hand(c).count(k) as i8;
         }
     }
-    let t = eval_terms(pos);
-    let view = if us == Color::Black { 1.0 } else { -1.0 };
+    let n = safety_counts(pos);
+    let view = if us == Color::Black { 1 } else { -1 };
+    let king = [-n.attackers, n.defenders, -n.hand_threats, n.mobility].map(|x| (view * x) as i16);
     (
         Sample {
             board,
             hand,
             rank,
-            placement: view * t.placement as f64,
-            rest: view * (t.king_safety + t.mobility) as f64,
+            king,
             result: 0.0,
         },
         us,
@@ -145,45 +147,90 @@ fn sigmoid(x: f64, k: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * x / 400.0))
 }
 
-/// Parameters in one vector: board values by kind, hand values by kind, then rank bonuses by kind and rank.
+/// Parameters in one vector: board values by kind, hand values by kind, rank bonuses by kind and rank, then the
+/// king-safety and mobility weights.
 const NB: usize = KIND_COUNT;
 const NH: usize = 7;
-const NP: usize = NB + NH + KIND_COUNT * 9;
+const NR: usize = KIND_COUNT * 9;
+const NK: usize = 4;
+const NP: usize = NB + NH + NR + NK;
+const KING_NAMES: [&str; NK] = [
+    "ATTACKER_NEAR_KING",
+    "DEFENDER_NEAR_KING",
+    "HAND_THREAT",
+    "MOBILITY",
+];
 
 impl Sample {
     /// The features matching the parameter vector.
     fn features(&self) -> impl Iterator<Item = (usize, f64)> + '_ {
-        let board = self.board.iter().enumerate().map(|(i, &x)| (i, x));
-        let hand = self.hand.iter().enumerate().map(|(i, &x)| (NB + i, x));
+        let board = self
+            .board
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| (i, i16::from(x)));
+        let hand = (self.hand.iter().enumerate()).map(|(i, &x)| (NB + i, i16::from(x)));
         let rank = self
             .rank
             .iter()
             .flatten()
             .enumerate()
-            .map(|(i, &x)| (NB + NH + i, x));
+            .map(|(i, &x)| (NB + NH + i, i16::from(x)));
+        let king = self
+            .king
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| (NB + NH + NR + i, x));
         board
             .chain(hand)
             .chain(rank)
+            .chain(king)
             .filter(|&(_, x)| x != 0)
-            .map(|(i, x)| (i, x as f64))
+            .map(|(i, x)| (i, f64::from(x)))
+    }
+
+    /// One line of the samples file: the result, then every feature.
+    fn to_line(&self) -> String {
+        let mut v: Vec<String> = vec![self.result.to_string()];
+        v.extend(self.board.iter().map(|x| x.to_string()));
+        v.extend(self.hand.iter().map(|x| x.to_string()));
+        v.extend(self.rank.iter().flatten().map(|x| x.to_string()));
+        v.extend(self.king.iter().map(|x| x.to_string()));
+        v.join(" ")
+    }
+
+    fn from_line(line: &str) -> Option<Sample> {
+        let mut it = line.split_whitespace();
+        let result = it.next()?.parse().ok()?;
+        let mut s = Sample {
+            board: [0; KIND_COUNT],
+            hand: [0; 7],
+            rank: [[0; 9]; KIND_COUNT],
+            king: [0; NK],
+            result,
+        };
+        for x in s
+            .board
+            .iter_mut()
+            .chain(s.hand.iter_mut())
+            .chain(s.rank.iter_mut().flatten())
+        {
+            *x = it.next()?.parse().ok()?;
+        }
+        for x in &mut s.king {
+            *x = it.next()?.parse().ok()?;
+        }
+        Some(s)
     }
 }
 
 struct Model {
     w: Vec<f64>,
-    /// Whether the rank bonuses are fitted (else the engine's placement term is a fixed offset).
-    ranks: bool,
 }
 
 impl Model {
     fn eval(&self, s: &Sample) -> f64 {
-        let mut v = s.rest + if self.ranks { 0.0 } else { s.placement };
-        for (i, x) in s.features() {
-            if self.ranks || i < NB + NH {
-                v += self.w[i] * x;
-            }
-        }
-        v
+        s.features().map(|(i, x)| self.w[i] * x).sum()
     }
     fn error(&self, data: &[Sample], k: f64) -> f64 {
         data.iter()
@@ -193,7 +240,19 @@ impl Model {
     }
 }
 
-fn run<V: GameEval>(name: &str, games: usize, nodes: u64, seed: u64, threads: usize, ranks: bool) {
+/// Plays the games, or reads their positions from `file` when it exists (and writes them there otherwise).
+fn samples<V: GameEval>(
+    games: usize,
+    nodes: u64,
+    seed: u64,
+    threads: usize,
+    file: Option<&str>,
+) -> Vec<Sample> {
+    if let Some(text) = file.and_then(|f| std::fs::read_to_string(f).ok()) {
+        let data: Vec<Sample> = text.lines().filter_map(Sample::from_line).collect();
+        eprintln!("{} samples read from {}", data.len(), file.unwrap_or(""));
+        return data;
+    }
     let data = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
     let draws = Mutex::new([0usize; 2]);
@@ -223,8 +282,31 @@ fn run<V: GameEval>(name: &str, games: usize, nodes: u64, seed: u64, threads: us
             });
         }
     });
-    let data = data.into_inner().unwrap_or_default();
+    let data: Vec<Sample> = data.into_inner().unwrap_or_default();
     eprintln!("{} samples from {games} games", data.len());
+    let r = draws.lock().map(|r| *r).unwrap_or_default();
+    eprintln!("{} games decided, {} drawn", r[0], r[1]);
+    if let Some(f) = file {
+        let text: String = data.iter().map(|s| s.to_line() + "\n").collect();
+        if let Err(e) = std::fs::write(f, text) {
+            eprintln!("cannot write {f}: {e}");
+        }
+    }
+    data
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run<V: GameEval>(
+    name: &str,
+    games: usize,
+    nodes: u64,
+    seed: u64,
+    threads: usize,
+    ranks: bool,
+    king: bool,
+    file: Option<&str>,
+) {
+    let data = samples::<V>(games, nodes, seed, threads, file);
     if data.is_empty() {
         return;
     }
@@ -233,10 +315,16 @@ fn run<V: GameEval>(name: &str, games: usize, nodes: u64, seed: u64, threads: us
     w0.extend(V::BOARD_VALUE.map(f64::from));
     w0.extend(V::HAND_VALUE.map(f64::from));
     w0.extend(V::RANK_BONUS.iter().flatten().map(|&x| f64::from(x)));
-    let mut m = Model {
-        w: w0.clone(),
-        ranks,
-    };
+    w0.extend(
+        [
+            V::ATTACKER_NEAR_KING,
+            V::DEFENDER_NEAR_KING,
+            V::HAND_THREAT,
+            V::MOBILITY,
+        ]
+        .map(f64::from),
+    );
+    let mut m = Model { w: w0.clone() };
     // the scale K that fits the hand-set values best, then kept while the values move
     let mut k = 1.0;
     let mut best = f64::MAX;
@@ -258,7 +346,9 @@ fn run<V: GameEval>(name: &str, games: usize, nodes: u64, seed: u64, threads: us
         }
     }
     seen[Kind::King.index()] = 0;
-    let fitted = |i: usize| seen[i] > 0 && (ranks || i < NB + NH);
+    let fitted = |i: usize| {
+        seen[i] > 0 && (i < NB + NH || (ranks && i < NB + NH + NR) || (king && i >= NB + NH + NR))
+    };
     // full-batch gradient descent with Adam; a weak pull toward the hand-set values keeps rare features sensible
     let prior = 1e-7;
     let lr = 2.0;
@@ -323,6 +413,17 @@ fn run<V: GameEval>(name: &str, games: usize, nodes: u64, seed: u64, threads: us
         list(0..NB, 5.0)
     );
     println!("const HAND_VALUE: [i32; 7] = [{}];", list(NB..NB + NH, 5.0));
+    if king {
+        for (j, name) in KING_NAMES.iter().enumerate() {
+            let i = NB + NH + NR + j;
+            println!(
+                "const {name}: i32 = {}; // {:.1}, was {}",
+                value(i, 1.0),
+                m.w[i],
+                w0[i]
+            );
+        }
+    }
     if ranks {
         println!("const RANK_BONUS: [[i32; 9]; KIND_COUNT] = [");
         for (kind, name) in names.iter().enumerate() {
@@ -331,8 +432,6 @@ fn run<V: GameEval>(name: &str, games: usize, nodes: u64, seed: u64, threads: us
         }
         println!("];");
     }
-    let r = draws.lock().map(|r| *r).unwrap_or_default();
-    eprintln!("{} games decided, {} drawn", r[0], r[1]);
 }
 
 fn main() {
@@ -343,11 +442,15 @@ fn main() {
     let nodes = arg(2, 5000);
     let seed = arg(3, 1);
     let threads = arg(4, 1).max(1) as usize;
-    let ranks = args.get(5).map(String::as_str) == Some("ranks");
+    let fit: Vec<&str> = args.get(5).map_or(Vec::new(), |s| s.split(',').collect());
+    let (ranks, king) = (fit.contains(&"ranks"), fit.contains(&"king"));
+    let file = args.get(6).map(String::as_str);
     match variant {
-        "shogi" => run::<Shogi>(variant, games, nodes, seed, threads, ranks),
-        "minishogi" => run::<Minishogi>(variant, games, nodes, seed, threads, ranks),
-        "yarishogi" | "yari" => run::<Yari>(variant, games, nodes, seed, threads, ranks),
+        "shogi" => run::<Shogi>(variant, games, nodes, seed, threads, ranks, king, file),
+        "minishogi" => run::<Minishogi>(variant, games, nodes, seed, threads, ranks, king, file),
+        "yarishogi" | "yari" => {
+            run::<Yari>(variant, games, nodes, seed, threads, ranks, king, file)
+        }
         v => eprintln!("unknown variant '{v}'"),
     }
 }

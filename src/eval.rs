@@ -147,8 +147,34 @@ impl EvalTerms {
     }
 }
 
+/// The king-safety and mobility counts that the evaluation weighs (each Black's count minus White's), so that
+/// a tuner can fit their weights: the evaluation is linear in them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SafetyCounts {
+    /// Enemy non-pawn pieces within two squares of one's king (weighed by `ATTACKER_NEAR_KING`, a penalty).
+    pub attackers: i32,
+    /// Own golds, silvers and gold-moving promoted pieces next to one's king (`DEFENDER_NEAR_KING`).
+    pub defenders: i32,
+    /// Non-pawn pieces in the enemy's hand while the enemy has an attacker near one's king (`HAND_THREAT`, a
+    /// penalty).
+    pub hand_threats: i32,
+    /// Squares attacked by one's sliding pieces and not occupied by one's own pieces (`MOBILITY`).
+    pub mobility: i32,
+}
+
 pub fn eval_terms<V: GameEval>(pos: &Position<V>) -> EvalTerms {
+    terms_and_counts(pos).0
+}
+
+/// The king-safety and mobility counts of a position (see `SafetyCounts`).
+pub fn safety_counts<V: GameEval>(pos: &Position<V>) -> SafetyCounts {
+    terms_and_counts(pos).1
+}
+
+#[inline]
+fn terms_and_counts<V: GameEval>(pos: &Position<V>) -> (EvalTerms, SafetyCounts) {
     let mut t = EvalTerms::default();
+    let mut n = SafetyCounts::default();
     for &k in V::BOARD_KINDS {
         if k == Kind::King {
             continue;
@@ -177,7 +203,7 @@ pub fn eval_terms<V: GameEval>(pos: &Position<V>) -> EvalTerms {
             t.placement += sign * V::RANK_BONUS[k.index()][rel.min(8)];
             if V::tables().slides[c.index()][k.index()] != 0 {
                 let mobility = Position::<V>::attacks_from(c, k, sq, occ) & !pos.color_bb(c);
-                t.mobility += sign * V::MOBILITY * mobility.count() as i32;
+                n.mobility += sign * mobility.count() as i32;
             }
         }
         let ksq = pos.king(c);
@@ -194,16 +220,17 @@ pub fn eval_terms<V: GameEval>(pos: &Position<V>) -> EvalTerms {
                 | pos.kind_bb(Kind::ProSilver)
                 | pos.kind_bb(Kind::ProKnight)
                 | pos.kind_bb(Kind::ProLance));
-        let mut s = -(attackers.count() as i32) * V::ATTACKER_NEAR_KING
-            + defenders.count() as i32 * V::DEFENDER_NEAR_KING;
+        n.attackers += sign * attackers.count() as i32;
+        n.defenders += sign * defenders.count() as i32;
         if attackers.any() {
             let hand = pos.hand(them);
-            let pieces = hand.total() as i32 - hand.count(Kind::Pawn) as i32;
-            s -= pieces * V::HAND_THREAT;
+            n.hand_threats += sign * (hand.total() as i32 - hand.count(Kind::Pawn) as i32);
         }
-        t.king_safety += sign * s;
     }
-    t
+    t.king_safety = -n.attackers * V::ATTACKER_NEAR_KING + n.defenders * V::DEFENDER_NEAR_KING
+        - n.hand_threats * V::HAND_THREAT;
+    t.mobility = n.mobility * V::MOBILITY;
+    (t, n)
 }
 
 /// The evaluation from the side to move's point of view.
