@@ -137,3 +137,152 @@ pub fn run_bench(
     ));
     nodes
 }
+
+/// Times of one position in a scaling run: the depth, then the seconds of each round with one thread and with
+/// the tested thread count.
+struct Scaling {
+    depth: i32,
+    one: Vec<f64>,
+    many: Vec<f64>,
+}
+
+/// Calibrates a depth for `pos` (the first completed depth that one thread reaches after `min_ms`), then times
+/// one thread and `threads` threads to that depth, `rounds` times each, alternating, on an emptied table.
+fn scaling_position<V: GameEval>(
+    pos: &Position<V>,
+    threads: usize,
+    hash_mb: usize,
+    min_ms: u64,
+    rounds: usize,
+) -> Scaling {
+    let mut one = Searcher::new(1, hash_mb);
+    let mut many = Searcher::new(threads, hash_mb);
+    let control = one.control();
+    reset(&control);
+    one.clear();
+    let reached = std::sync::atomic::AtomicI32::new(0);
+    let calibrate = |info: &crate::search::Info| {
+        if info.progress_only || info.multipv != 1 {
+            return;
+        }
+        reached.fetch_max(info.depth, std::sync::atomic::Ordering::Relaxed);
+        if info.time_ms >= min_ms {
+            control.stop();
+        }
+    };
+    let limits = Limits {
+        multipv: 1,
+        ..Limits::default()
+    };
+    one.search(pos, &limits, &TimeOptions::default(), &calibrate);
+    let depth = reached.load(std::sync::atomic::Ordering::Relaxed).max(1);
+    let limits = Limits {
+        depth: Some(depth),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let time = |s: &mut Searcher| {
+        s.clear();
+        reset(&s.control());
+        let start = Instant::now();
+        s.search(pos, &limits, &TimeOptions::default(), &|_| {});
+        start.elapsed().as_secs_f64()
+    };
+    let mut r = Scaling {
+        depth,
+        one: Vec::new(),
+        many: Vec::new(),
+    };
+    for _ in 0..rounds {
+        r.one.push(time(&mut one));
+        r.many.push(time(&mut many));
+    }
+    r
+}
+
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len().max(1) as f64
+}
+
+/// `hayate bench --scaling T`: time to depth with one thread and with `threads`, per position of each game's
+/// list, at a depth per position that one thread needs at least `min_ms` for (so that no position is over
+/// before the threads have anything to share). Prints per position and the summary: the mean and geometric mean
+/// of the per-position ratios and the ratio of the total times. Returns the mean of the ratios.
+pub fn run_scaling(
+    games: &[&str],
+    threads: usize,
+    hash_mb: usize,
+    min_ms: u64,
+    rounds: usize,
+    out: &dyn Fn(&str),
+) -> f64 {
+    let mut ratios = Vec::new();
+    let (mut total_one, mut total_many) = (0.0, 0.0);
+    for g in games {
+        let sfens: &[&str] = match *g {
+            "shogi" => &SHOGI_POSITIONS,
+            "minishogi" => &MINISHOGI_POSITIONS,
+            "yarishogi" => &YARI_POSITIONS,
+            other => {
+                out(&format!("info string error: unknown game '{other}'"));
+                continue;
+            }
+        };
+        for (i, sfen) in sfens.iter().enumerate() {
+            let s = match *g {
+                "shogi" => Position::<Shogi>::from_sfen(sfen)
+                    .map(|p| scaling_position(&p, threads, hash_mb, min_ms, rounds)),
+                "minishogi" => Position::<Minishogi>::from_sfen(sfen)
+                    .map(|p| scaling_position(&p, threads, hash_mb, min_ms, rounds)),
+                _ => Position::<Yari>::from_sfen(sfen)
+                    .map(|p| scaling_position(&p, threads, hash_mb, min_ms, rounds)),
+            };
+            let s = match s {
+                Ok(s) => s,
+                Err(e) => {
+                    out(&format!("info string error: bench position {sfen}: {e}"));
+                    continue;
+                }
+            };
+            let (a, b) = (mean(&s.one), mean(&s.many));
+            let list = |v: &[f64]| {
+                v.iter()
+                    .map(|x| format!("{:.0}", x * 1000.0))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            // a position that one thread settles at once (a mate found at depth 1) has no time to share
+            let counted = a * 1000.0 >= min_ms as f64 / 4.0;
+            out(&format!(
+                "{g} position {:>2}: depth {:>2} 1 thread {:>7.0} ms ({}) {threads} threads {:>7.0} ms ({}) ratio {:.2}{}",
+                i + 1,
+                s.depth,
+                a * 1000.0,
+                list(&s.one),
+                b * 1000.0,
+                list(&s.many),
+                a / b.max(1e-9),
+                if counted { "" } else { " (not counted)" }
+            ));
+            if counted {
+                ratios.push(a / b.max(1e-9));
+                total_one += a;
+                total_many += b;
+            }
+        }
+    }
+    let n = ratios.len().max(1) as f64;
+    let mean_ratio = ratios.iter().sum::<f64>() / n;
+    let geometric = (ratios.iter().map(|r| r.ln()).sum::<f64>() / n).exp();
+    out("===========================");
+    out(&format!("Positions: {}", ratios.len()));
+    out(&format!("Mean time-to-depth ratio: {mean_ratio:.2}"));
+    out(&format!("Geometric mean ratio: {geometric:.2}"));
+    out(&format!(
+        "Total time ratio: {:.2} ({:.0} ms / {:.0} ms)",
+        total_one / total_many.max(1e-9),
+        total_one * 1000.0,
+        total_many * 1000.0
+    ));
+    mean_ratio
+}

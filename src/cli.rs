@@ -55,6 +55,16 @@ pub struct BenchArgs {
     /// Hash table size in MB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub hash: u64,
+    /// Instead of the fixed-depth run: time to depth with one thread and with this many, per position, at a
+    /// depth per position that one thread needs at least --min-ms for; prints the ratios.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(2..=1024))]
+    pub scaling: Option<u64>,
+    /// With --scaling: the least time one thread spends on a position (it sets the position's depth).
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub min_ms: u64,
+    /// With --scaling: timings of each thread count per position (alternating), averaged.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100))]
+    pub rounds: u64,
 }
 
 pub fn run_bench(args: &BenchArgs) -> ExitCode {
@@ -64,6 +74,17 @@ pub fn run_bench(args: &BenchArgs) -> ExitCode {
         BenchGame::Yarishogi => &["yarishogi"],
         BenchGame::All => &["shogi", "minishogi", "yarishogi"],
     };
+    if let Some(threads) = args.scaling {
+        hayate::bench::run_scaling(
+            games,
+            threads as usize,
+            args.hash as usize,
+            args.min_ms,
+            args.rounds as usize,
+            &|l| println!("{l}"),
+        );
+        return ExitCode::SUCCESS;
+    }
     hayate::bench::run_bench(
         games,
         args.depth,
