@@ -749,8 +749,30 @@ impl<'a, V: GameEval> Worker<'a, V> {
     fn root_search(&mut self, mut alpha: i32, beta: i32, depth: i32, pv_idx: usize) -> i32 {
         let original_alpha = alpha;
         let mut best = -INFINITE;
-        for i in pv_idx..self.root_moves.len() {
-            let m = self.root_moves[i].mv;
+        // The moves in their order at the start; a new best move is rotated to the front of the list below, so
+        // each move's place is looked up as it comes. As inside the tree, a move whose position another worker is
+        // searching right now is put off to the end, once.
+        let mut order: Vec<Move> = self.root_moves[pv_idx..].iter().map(|rm| rm.mv).collect();
+        let generated = order.len();
+        let mut next = 0;
+        while next < order.len() {
+            let k = next;
+            next += 1;
+            let m = order[k];
+            if let Some(b) = self.sh.busy {
+                if k > 0
+                    && k < generated
+                    && depth >= DEFER_DEPTH
+                    && b.is_busy(self.pos.key_after(m))
+                {
+                    order.push(m);
+                    continue;
+                }
+            }
+            let Some(i) = self.root_moves[pv_idx..].iter().position(|rm| rm.mv == m) else {
+                continue;
+            };
+            let i = i + pv_idx;
             let check = self.pos.gives_check(m);
             self.pos.do_move(m);
             self.nodes += 1;
