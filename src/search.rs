@@ -1005,7 +1005,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
             }
             if !pv_node && !in_check && best > -MATE_BOUND && quiet && !gives_check {
                 // Late-move pruning: at shallow depth, late quiet moves rarely matter.
-                if depth <= 4 && searched >= 4 + depth * depth {
+                if depth <= 6 && searched >= 4 + depth * depth {
                     continue;
                 }
                 // Futility: a quiet move cannot lift a hopeless static score above alpha.
@@ -1038,6 +1038,8 @@ impl<'a, V: GameEval> Worker<'a, V> {
                     if m == self.killers[ply][0] || m == self.killers[ply][1] {
                         r -= 1;
                     }
+                    // moves that have often cut off elsewhere are reduced less, moves that never do more
+                    r -= self.history[us.index()][history_index(m)] / 8192;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false);
