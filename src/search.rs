@@ -5,7 +5,8 @@
 //! move-ordering histories, the table entries the others leave, and by putting off a late move, at the root as
 //! inside the tree, whose position another worker is searching at that moment (see `BusyTable`). Skipping depths
 //! per helper (Stockfish's old pattern) measured slower here (time to depth 10 on the shogi bench, 2 threads:
-//! 1.25× with skipping, 1.29× without), and so did a worker giving up an iteration that another had completed. The main worker reports progress and keeps the clock; the deepest completed iteration of any worker
+//! 1.25× with skipping, 1.29× without); a worker giving up an iteration that another had completed measured no
+//! better. The main worker reports progress and keeps the clock; the deepest completed iteration of any worker
 //! gives the best move.
 //!
 //! Node steps, in the order they run (each labelled in `Worker::search`): mate-distance pruning, repetition by
