@@ -443,6 +443,8 @@ struct Worker<'a, V: GameEval> {
     counter_moves: Vec<Move>,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
+    /// Static evaluation by ply (-INFINITE in check), to tell whether the side to move is improving.
+    evals: [i32; MAX_PLY + 1],
     stopped: bool,
     next_progress: Duration,
     root_moves: Vec<RootMove>,
@@ -462,6 +464,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
             counter_moves: vec![Move::NONE; HISTORY_SIZE],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
+            evals: [-INFINITE; MAX_PLY + 1],
             stopped: false,
             next_progress: Duration::from_secs(1),
             root_moves: Vec::new(),
@@ -903,6 +906,9 @@ impl<'a, V: GameEval> Worker<'a, V> {
                 _ => evaluate(&self.pos),
             }
         };
+        self.evals[ply] = static_eval;
+        // Improving: the static score beats the one of our previous move; prune less when it does.
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
         // Razoring: far below alpha near the leaves, only captures (or promotions) could save the node; if the
         // quiescence search cannot lift it to alpha either, fail low at once.
@@ -926,7 +932,10 @@ impl<'a, V: GameEval> Worker<'a, V> {
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at shallow depth, assume a cut-off. Not for a bare king, which
             // may have no legal move at all (a loss the static score cannot see).
-            if depth <= 6 && static_eval - 120 * depth >= beta && !self.bare_king() {
+            if depth <= 6
+                && static_eval - 120 * (depth - i32::from(improving)) >= beta
+                && !self.bare_king()
+            {
                 return static_eval;
             }
             // Null move: let the opponent move twice; if it still cannot reach beta, this node fails high.
@@ -1006,7 +1015,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
             }
             if !pv_node && !in_check && best > -MATE_BOUND && quiet && !gives_check {
                 // Late-move pruning: at shallow depth, late quiet moves rarely matter.
-                if depth <= 6 && searched >= 4 + depth * depth {
+                if depth <= 6 && searched >= (4 + depth * depth) / (2 - i32::from(improving)) {
                     continue;
                 }
                 // Futility: a quiet move cannot lift a hopeless static score above alpha.
