@@ -200,6 +200,18 @@ fn scaling_position<V: GameEval>(
     r
 }
 
+/// `scaling_position` for a position given as SFEN.
+fn scaling_sfen<V: GameEval>(
+    sfen: &str,
+    threads: usize,
+    hash_mb: usize,
+    min_ms: u64,
+    rounds: usize,
+) -> Result<Scaling, String> {
+    let pos = Position::<V>::from_sfen(sfen).map_err(|e| e.to_string())?;
+    Ok(scaling_position(&pos, threads, hash_mb, min_ms, rounds))
+}
+
 fn mean(v: &[f64]) -> f64 {
     v.iter().sum::<f64>() / v.len().max(1) as f64
 }
@@ -219,25 +231,18 @@ pub fn run_scaling(
     let mut ratios = Vec::new();
     let (mut total_one, mut total_many) = (0.0, 0.0);
     for g in games {
-        let sfens: &[&str] = match *g {
-            "shogi" => &SHOGI_POSITIONS,
-            "minishogi" => &MINISHOGI_POSITIONS,
-            "yarishogi" => &YARI_POSITIONS,
+        type Measure = fn(&str, usize, usize, u64, usize) -> Result<Scaling, String>;
+        let (sfens, measure): (&[&str], Measure) = match *g {
+            "shogi" => (&SHOGI_POSITIONS, scaling_sfen::<Shogi>),
+            "minishogi" => (&MINISHOGI_POSITIONS, scaling_sfen::<Minishogi>),
+            "yarishogi" => (&YARI_POSITIONS, scaling_sfen::<Yari>),
             other => {
                 out(&format!("info string error: unknown game '{other}'"));
                 continue;
             }
         };
         for (i, sfen) in sfens.iter().enumerate() {
-            let s = match *g {
-                "shogi" => Position::<Shogi>::from_sfen(sfen)
-                    .map(|p| scaling_position(&p, threads, hash_mb, min_ms, rounds)),
-                "minishogi" => Position::<Minishogi>::from_sfen(sfen)
-                    .map(|p| scaling_position(&p, threads, hash_mb, min_ms, rounds)),
-                _ => Position::<Yari>::from_sfen(sfen)
-                    .map(|p| scaling_position(&p, threads, hash_mb, min_ms, rounds)),
-            };
-            let s = match s {
+            let s = match measure(sfen, threads, hash_mb, min_ms, rounds) {
                 Ok(s) => s,
                 Err(e) => {
                     out(&format!("info string error: bench position {sfen}: {e}"));
