@@ -16,7 +16,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use hayate::eval::{safety_counts, GameEval};
+use hayate::eval::{evaluate, safety_counts, GameEval};
 use hayate::matches::openings::SplitMix64;
 use hayate::piece::{Color, Kind, KIND_COUNT};
 use hayate::position::Repetition;
@@ -76,16 +76,41 @@ fn sample<V: GameEval>(pos: &Position<V>) -> (Sample, Color) {
     let n = safety_counts(pos);
     let view = if us == Color::Black { 1 } else { -1 };
     let king = [-n.attackers, n.defenders, -n.hand_threats, n.mobility].map(|x| (view * x) as i16);
-    (
-        Sample {
-            board,
-            hand,
-            rank,
-            king,
-            result: 0.0,
-        },
-        us,
-    )
+    let s = Sample {
+        board,
+        hand,
+        rank,
+        king,
+        result: 0.0,
+    };
+    // the features with the engine's values must give the engine's evaluation, or the fit fits something else
+    let w = engine_weights::<V>();
+    let linear: f64 = s.features().map(|(i, x)| w[i] * x).sum();
+    assert_eq!(
+        linear,
+        f64::from(evaluate(pos)),
+        "the tuner's features do not reproduce the evaluation of {}",
+        pos.to_sfen()
+    );
+    (s, us)
+}
+
+/// The engine's values as a parameter vector (the order of `Sample::features`).
+fn engine_weights<V: GameEval>() -> Vec<f64> {
+    let mut w = Vec::with_capacity(NP);
+    w.extend(V::BOARD_VALUE.map(f64::from));
+    w.extend(V::HAND_VALUE.map(f64::from));
+    w.extend(V::RANK_BONUS.iter().flatten().map(|&x| f64::from(x)));
+    w.extend(
+        [
+            V::ATTACKER_NEAR_KING,
+            V::DEFENDER_NEAR_KING,
+            V::HAND_THREAT,
+            V::MOBILITY,
+        ]
+        .map(f64::from),
+    );
+    w
 }
 
 /// Plays one game; returns its kept samples with their results filled in.
@@ -311,19 +336,7 @@ fn run<V: GameEval>(
         return;
     }
 
-    let mut w0 = Vec::with_capacity(NP);
-    w0.extend(V::BOARD_VALUE.map(f64::from));
-    w0.extend(V::HAND_VALUE.map(f64::from));
-    w0.extend(V::RANK_BONUS.iter().flatten().map(|&x| f64::from(x)));
-    w0.extend(
-        [
-            V::ATTACKER_NEAR_KING,
-            V::DEFENDER_NEAR_KING,
-            V::HAND_THREAT,
-            V::MOBILITY,
-        ]
-        .map(f64::from),
-    );
+    let w0 = engine_weights::<V>();
     let mut m = Model { w: w0.clone() };
     // the scale K that fits the hand-set values best, then kept while the values move
     let mut k = 1.0;

@@ -907,7 +907,8 @@ impl<'a, V: GameEval> Worker<'a, V> {
             }
         };
         self.evals[ply] = static_eval;
-        // Improving: the static score beats the one of our previous move; prune less when it does.
+        // Improving: the static score beats the one of our previous move; prune less when it does. A score two
+        // plies up that is unknown (that node was in check, or is the root, which keeps none) counts as beaten.
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
         // Razoring: far below alpha near the leaves, only captures (or promotions) could save the node; if the
