@@ -8,8 +8,8 @@ use std::fmt;
 
 use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};
-use hayate::movegen::GenMode;
-use hayate::perft::perft;
+use hayate::rules::movegen::GenMode;
+use hayate::rules::perft::perft;
 use hayate::{Minishogi, MoveList, Position, Shogi, Variant, Yari};
 
 fn main() {

@@ -3,7 +3,7 @@
 
 use std::io::{BufRead, Write};
 
-use hayate::notation::move_to_usi;
+use hayate::rules::position::notation::move_to_usi;
 use hayate::{Minishogi, Position, Shogi, Variant, Yari};
 
 fn moves<V: Variant>(sfen: &str) -> String {

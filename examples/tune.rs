@@ -16,11 +16,11 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use hayate::eval::{evaluate, safety_counts, GameEval};
-use hayate::matches::openings::SplitMix64;
-use hayate::piece::{Color, Kind, KIND_COUNT};
-use hayate::position::Repetition;
-use hayate::search::{mate_in_moves, Limits, Searcher, TimeOptions};
+use hayate::engine::eval::{evaluate, safety_counts, GameEval};
+use hayate::engine::search::{mate_in_moves, Limits, Searcher, TimeOptions};
+use hayate::rules::piece::{Color, Kind, KIND_COUNT};
+use hayate::rules::position::Repetition;
+use hayate::rules::rng::SplitMix64;
 use hayate::{Minishogi, Position, Shogi, Yari};
 
 /// One quiet position: its features, each the side to move's count minus the opponent's, and the result for the

@@ -4,12 +4,13 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use clap::builder::PossibleValue;
 use clap::{ArgAction, Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
-use hayate::notation::move_to_usi;
-use hayate::perft::{divide, perft};
-use hayate::suite::{parse_suite, run_suite};
-use hayate::{Minishogi, Position, Shogi, Variant, Yari};
+use hayate::rules::perft::{divide, perft};
+use hayate::rules::position::notation::move_to_usi;
+use hayate::rules::suite::{parse_suite, run_suite};
+use hayate::{with_variant, GameKind, Position, Variant};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -32,20 +33,60 @@ pub enum Command {
     Match(MatchArgs),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BenchGame {
-    Shogi,
-    Minishogi,
-    #[value(alias = "yari")]
-    Yarishogi,
-    All,
+/// A game on the command line: the names and aliases are [`GameKind`]'s, listed in `--help`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Game(pub GameKind);
+
+const GAMES: [Game; 3] = [
+    Game(GameKind::ALL[0]),
+    Game(GameKind::ALL[1]),
+    Game(GameKind::ALL[2]),
+];
+
+impl ValueEnum for Game {
+    fn value_variants<'a>() -> &'a [Self] {
+        &GAMES
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let names = self.0.aliases();
+        Some(PossibleValue::new(names[0]).aliases(names[1..].iter().copied()))
+    }
+}
+
+/// The games of `hayate bench`: one, or `all`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchGames(Option<GameKind>);
+
+impl BenchGames {
+    fn list(self) -> Vec<GameKind> {
+        self.0.map_or(GameKind::ALL.to_vec(), |g| vec![g])
+    }
+}
+
+const BENCH_GAMES: [BenchGames; 4] = [
+    BenchGames(Some(GameKind::ALL[0])),
+    BenchGames(Some(GameKind::ALL[1])),
+    BenchGames(Some(GameKind::ALL[2])),
+    BenchGames(None),
+];
+
+impl ValueEnum for BenchGames {
+    fn value_variants<'a>() -> &'a [Self] {
+        &BENCH_GAMES
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        match self.0 {
+            Some(g) => Game(g).to_possible_value(),
+            None => Some(PossibleValue::new("all")),
+        }
+    }
 }
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// The game, or all three.
-    #[arg(long, value_enum, default_value = "shogi")]
-    pub variant: BenchGame,
+    #[arg(long, value_enum, ignore_case = true, default_value = GameKind::Shogi.name())]
+    pub variant: BenchGames,
     /// Search depth for every position.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i32).range(1..=100))]
     pub depth: i32,
@@ -68,14 +109,9 @@ pub struct BenchArgs {
 }
 
 pub fn run_bench(args: &BenchArgs) -> ExitCode {
-    let games: &[&str] = match args.variant {
-        BenchGame::Shogi => &["shogi"],
-        BenchGame::Minishogi => &["minishogi"],
-        BenchGame::Yarishogi => &["yarishogi"],
-        BenchGame::All => &["shogi", "minishogi", "yarishogi"],
-    };
+    let games = &args.variant.list();
     if let Some(threads) = args.scaling {
-        hayate::bench::run_scaling(
+        hayate::engine::bench::run_scaling(
             games,
             threads as usize,
             args.hash as usize,
@@ -85,7 +121,7 @@ pub fn run_bench(args: &BenchArgs) -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
-    hayate::bench::run_bench(
+    hayate::engine::bench::run_bench(
         games,
         args.depth,
         args.threads as usize,
@@ -95,19 +131,11 @@ pub fn run_bench(args: &BenchArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum VariantName {
-    Shogi,
-    Minishogi,
-    #[value(alias = "yari")]
-    Yarishogi,
-}
-
 #[derive(Args, Debug)]
 pub struct PerftArgs {
     /// The game.
-    #[arg(long, value_enum, default_value = "shogi")]
-    pub variant: VariantName,
+    #[arg(long, value_enum, ignore_case = true, default_value = GameKind::Shogi.name())]
+    pub variant: Game,
     /// Start from this SFEN instead of the game's start position.
     #[arg(long)]
     pub sfen: Option<String>,
@@ -129,11 +157,7 @@ pub struct PerftArgs {
 }
 
 pub fn run_perft(args: &PerftArgs) -> ExitCode {
-    match args.variant {
-        VariantName::Shogi => perft_for::<Shogi>(args),
-        VariantName::Minishogi => perft_for::<Minishogi>(args),
-        VariantName::Yarishogi => perft_for::<Yari>(args),
-    }
+    with_variant!(args.variant.0, V => perft_for::<V>(args))
 }
 
 fn perft_for<V: Variant>(args: &PerftArgs) -> ExitCode {
@@ -239,8 +263,8 @@ pub struct MatchArgs {
     #[arg(long = "engine", num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE")]
     pub engines: Vec<String>,
     /// The game.
-    #[arg(long, value_enum, default_value = "shogi")]
-    pub variant: VariantName,
+    #[arg(long, value_enum, ignore_case = true, default_value = GameKind::Shogi.name())]
+    pub variant: Game,
     /// Number of games (the most, with --sprt).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub games: u64,
@@ -356,15 +380,11 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
     use hayate::matches::engine::EngineSpec;
     use hayate::matches::game::{GameLimits, TimeControl};
     use hayate::matches::stats::SprtConfig;
-    use hayate::matches::{interrupt, openings, run_match as play, verify_records, MatchConfig};
+    use hayate::matches::{interrupt, run_match as play, verify_records, MatchConfig};
     use std::io::IsTerminal;
     use std::time::Duration;
 
-    let variant = match args.variant {
-        VariantName::Shogi => "shogi",
-        VariantName::Minishogi => "minishogi",
-        VariantName::Yarishogi => "yarishogi",
-    };
+    let variant = args.variant.0;
     let fail = |msg: String| {
         eprintln!("error: {msg}");
         ExitCode::from(2)
@@ -459,7 +479,7 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
     let cfg = MatchConfig {
         engines: [e1, e2],
         tcs: [t1, t2],
-        variant: variant.to_string(),
+        variant,
         games: args.games as usize,
         concurrency: args.concurrency as usize,
         limits: GameLimits {
@@ -472,7 +492,7 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
         },
         openings,
         random_plies: args.random_plies as usize,
-        seed: args.seed.unwrap_or_else(openings::clock_seed),
+        seed: args.seed.unwrap_or_else(hayate::rules::rng::clock_seed),
         out_dir: args.out.as_ref().map(Into::into),
         sprt,
         ready_timeout: Duration::from_millis(args.ready_timeout),

@@ -1,32 +1,19 @@
 //! Hayate: a shogi engine for standard shogi (9×9), minishogi (5×5) and Yari shogi (9×7).
 //!
-//! Layers, each depending only on those below it:
-//! - types and rules: `bitboard`, `square`, `piece`, `hand`, `moves`, `attacks`, `variant`, `position`, `sfen`,
-//!   `notation`, `zobrist`, `movegen`, `perft`, `suite` — generic over the [`variant::Variant`] of the game;
-//! - engine: `eval`, `search`, `tt`, `bench`;
-//! - front ends: `usi` (the protocol loop) and `matches` (`hayate match`).
+//! One folder per layer; each layer depends only on those above it in this list:
+//! - [`rules`]: the games themselves — squares, bitboards, pieces, hands, moves, attack tables, the
+//!   [`Variant`] trait and the [`GameKind`] that names a game at run time, positions with SFEN and USI notation,
+//!   legal move generation and perft. Everything is generic over the game's [`Variant`].
+//! - [`engine`]: evaluation, search (Lazy SMP), transposition table and `bench`, generic over the same games.
+//! - front ends: [`usi`] (the protocol loop) and [`matches`] (`hayate match`, hosting and judging other
+//!   engines); the command line (`src/cli.rs`) belongs to the binary.
 
-pub mod attacks;
-pub mod bench;
-pub mod bitboard;
-pub mod eval;
-pub mod hand;
+pub mod engine;
 pub mod matches;
-pub mod movegen;
-pub mod moves;
-pub mod notation;
-pub mod perft;
-pub mod piece;
-pub mod position;
-pub mod search;
-pub mod sfen;
-pub mod square;
-pub mod suite;
-pub mod tt;
+pub mod rules;
 pub mod usi;
-pub mod variant;
-pub mod zobrist;
 
-pub use moves::{Move, MoveList};
-pub use position::Position;
-pub use variant::{Minishogi, Shogi, Variant, Yari};
+pub use rules::game::{EnteringKingRule, GameKind};
+pub use rules::moves::{Move, MoveList};
+pub use rules::position::Position;
+pub use rules::variant::{Minishogi, Shogi, Variant, Yari};

@@ -2,9 +2,9 @@
 //! message that names the problem, a failed `play_usi_moves` must leave the position untouched, and no input at
 //! all may make the parsers panic.
 
-use hayate::notation::{move_to_usi, MoveError};
-use hayate::piece::Color;
-use hayate::sfen::SfenError;
+use hayate::rules::piece::Color;
+use hayate::rules::position::notation::{move_to_usi, MoveError};
+use hayate::rules::position::sfen::SfenError;
 use hayate::{Minishogi, Position, Shogi, Variant, Yari};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -790,7 +790,7 @@ fn no_panic<V: Variant>(s: &str) {
         assert_eq!(pos.to_sfen(), sfen);
         assert_eq!(pos.key(), key);
     }
-    let _ = hayate::notation::parse_usi_move::<V>(s);
+    let _ = hayate::rules::position::notation::parse_usi_move::<V>(s);
 }
 
 fn no_panic_all(s: &str) {

@@ -18,10 +18,10 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use hayate::movegen::GenMode;
-use hayate::notation::move_to_usi;
-use hayate::piece::{Color, Kind};
-use hayate::square::Square;
+use hayate::rules::movegen::GenMode;
+use hayate::rules::piece::{Color, Kind};
+use hayate::rules::position::notation::move_to_usi;
+use hayate::rules::square::Square;
 use hayate::{Minishogi, Move, MoveList, Position, Shogi, Variant, Yari};
 use proptest::prelude::*;
 use proptest::test_runner::Config;

@@ -575,9 +575,9 @@ fn hayate_against_itself_in_all_three_games() {
         let mut from_records = Wdl::default();
         for (i, rec) in recs.iter().enumerate() {
             let a_colour = if i % 2 == 0 {
-                hayate::piece::Color::Black
+                hayate::rules::piece::Color::Black
             } else {
-                hayate::piece::Color::White
+                hayate::rules::piece::Color::White
             };
             match rec.outcome.half_points(a_colour) {
                 2 => from_records.wins += 1,

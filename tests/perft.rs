@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
-use hayate::perft::perft;
-use hayate::suite::{parse_suite, run_suite};
+use hayate::rules::perft::perft;
+use hayate::rules::suite::{parse_suite, run_suite};
 use hayate::{Minishogi, Position, Shogi, Variant, Yari};
 
 const SHOGI_SUITE: &str = include_str!("../perft/shogi.txt");

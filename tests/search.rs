@@ -16,14 +16,14 @@ use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use hayate::eval::GameEval;
-use hayate::notation::move_to_usi;
-use hayate::piece::Color;
-use hayate::position::Repetition;
-use hayate::search::{
+use hayate::engine::eval::GameEval;
+use hayate::engine::search::{
     mate_in_moves, Info, Limits, SearchResult, Searcher, TimeOptions, MATE, MATE_BOUND,
 };
-use hayate::{Minishogi, Move, Position, Shogi, Variant, Yari};
+use hayate::rules::piece::Color;
+use hayate::rules::position::notation::move_to_usi;
+use hayate::rules::position::Repetition;
+use hayate::{GameKind, Minishogi, Move, Position, Shogi, Variant, Yari};
 
 // ================================================================================================================
 // Helpers
@@ -653,7 +653,7 @@ struct Cycles {
 
 /// What a repetition without perpetual check means for the side to move.
 fn plain<V: Variant>(side: Color) -> Repetition {
-    if V::NAME == "minishogi" {
+    if V::KIND == GameKind::Minishogi {
         match side {
             Color::Black => Repetition::Loss,
             Color::White => Repetition::Win,
@@ -941,9 +941,11 @@ fn multipv_lines_are_ordered_by_score() {
         }
         bad
     }
-    let mut bad = ordered::<Shogi>(&hayate::bench::SHOGI_POSITIONS);
-    bad.extend(ordered::<Minishogi>(&hayate::bench::MINISHOGI_POSITIONS));
-    bad.extend(ordered::<Yari>(&hayate::bench::YARI_POSITIONS));
+    let mut bad = ordered::<Shogi>(&hayate::engine::bench::SHOGI_POSITIONS);
+    bad.extend(ordered::<Minishogi>(
+        &hayate::engine::bench::MINISHOGI_POSITIONS,
+    ));
+    bad.extend(ordered::<Yari>(&hayate::engine::bench::YARI_POSITIONS));
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
@@ -991,7 +993,7 @@ fn infinite_search_stops_promptly() {
 #[test]
 fn bench_scaling_reports_every_position() {
     let lines = Mutex::new(Vec::new());
-    let mean = hayate::bench::run_scaling(&["minishogi"], 2, 8, 30, 1, &|l| {
+    let mean = hayate::engine::bench::run_scaling(&[GameKind::Minishogi], 2, 8, 30, 1, &|l| {
         lines.lock().unwrap().push(l.to_string())
     });
     let lines = lines.into_inner().unwrap();
@@ -999,7 +1001,10 @@ fn bench_scaling_reports_every_position() {
         .iter()
         .filter(|l| l.starts_with("minishogi position"))
         .collect();
-    assert_eq!(per_position.len(), hayate::bench::MINISHOGI_POSITIONS.len());
+    assert_eq!(
+        per_position.len(),
+        hayate::engine::bench::MINISHOGI_POSITIONS.len()
+    );
     let mut counted = 0;
     for l in &per_position {
         let depth: i32 = l.split_whitespace().nth(4).unwrap().parse().unwrap();

@@ -16,7 +16,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
-use hayate::{Minishogi, Position, Shogi, Variant, Yari};
+use hayate::{EnteringKingRule, Minishogi, Position, Shogi, Variant, Yari};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 
@@ -428,7 +428,8 @@ fn check_in<V: Variant>(pos: &Position<V>, line: &str) -> Result<Verdict, String
             }
         }
         ["bestmove", "win"] => {
-            if pos.can_declare(28, 27) || pos.can_declare(31, 31) {
+            if pos.can_declare(EnteringKingRule::Csa27) || pos.can_declare(EnteringKingRule::Csa24)
+            {
                 Ok(Verdict::Win)
             } else {
                 Err(format!("'{line}' where no declaration is possible"))

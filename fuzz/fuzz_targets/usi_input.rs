@@ -9,7 +9,7 @@
 //! - `parse_go` keeps `depth` within 1..=127 and `nodes` at least 1.
 #![no_main]
 
-use hayate::notation::move_to_usi;
+use hayate::rules::position::notation::move_to_usi;
 use hayate::{Minishogi, Position, Shogi, Variant, Yari};
 use libfuzzer_sys::fuzz_target;
 

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use super::game::TimeControl;
 use super::interrupt;
+use crate::GameKind;
 
 /// Longest stdout or stderr line kept; the rest of a longer line is read and dropped.
 const MAX_LINE: usize = 64 * 1024;
@@ -252,7 +253,7 @@ impl Engine {
     /// Fairy-Stockfish uses); for standard shogi only those the engine lists.
     pub fn start(
         spec: &EngineSpec,
-        variant: &str,
+        variant: GameKind,
         label: &str,
         timeout: Duration,
     ) -> Result<Engine, StartError> {
@@ -298,7 +299,7 @@ impl Engine {
             }
         }
         for name in ["USI_Variant", "UCI_Variant"] {
-            if variant != "shogi" || engine.advertises(name) {
+            if variant != GameKind::Shogi || engine.advertises(name) {
                 engine.send(&format!("setoption name {name} value {variant}"));
             }
         }

@@ -8,15 +8,12 @@
 
 use std::time::{Duration, Instant};
 
-use crate::piece::Color;
-use crate::variant::RepetitionRule;
-use crate::{Position, Variant};
+use crate::rules::piece::Color;
+use crate::rules::variant::RepetitionRule;
+use crate::{EnteringKingRule, Position, Variant};
 
 use super::adjudication::{info_score, DrawRule, ResignRule};
 use super::engine::{Engine, Failure, Polled};
-
-/// Points needed for the CSA 27-point entering-king declaration: as sente, as gote.
-pub const CSA27_POINTS: (u32, u32) = (28, 27);
 
 /// A game's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -365,8 +362,7 @@ impl<V: Variant> Judge<V> {
     /// otherwise a loss.
     pub fn declaration(&self) -> (Outcome, Reason) {
         let side = self.pos.side_to_move();
-        let (b, w) = CSA27_POINTS;
-        if V::ENTERING_KING && self.pos.can_declare(b, w) {
+        if self.pos.can_declare(EnteringKingRule::Csa27) {
             (Outcome::win_for(side), Reason::Declaration)
         } else {
             (Outcome::win_for(!side), Reason::FalseDeclaration)

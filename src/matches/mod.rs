@@ -38,8 +38,8 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use crate::piece::Color;
-use crate::{Minishogi, Position, Shogi, Variant, Yari};
+use crate::rules::piece::Color;
+use crate::{with_variant, GameKind, Position, Variant};
 
 use engine::{Engine, EngineSpec, Failure, StartError};
 use game::{GameLimits, GameRecord, Judge, Outcome, Reason, TimeControl};
@@ -57,7 +57,7 @@ pub struct MatchConfig {
     /// Each engine's time control: its own `tc=`, or the match's `--tc`.
     pub tcs: [TimeControl; 2],
     /// `shogi`, `minishogi` or `yarishogi`.
-    pub variant: String,
+    pub variant: GameKind,
     pub games: usize,
     pub concurrency: usize,
     pub limits: GameLimits,
@@ -133,22 +133,12 @@ enum Message {
 /// (bad openings, an engine that does not start). An error during the match stops it and is reported in the
 /// summary's `error`.
 pub fn run_match(cfg: &MatchConfig, report: &dyn Report) -> Result<MatchSummary, String> {
-    match cfg.variant.as_str() {
-        "shogi" => run_generic::<Shogi>(cfg, report),
-        "minishogi" => run_generic::<Minishogi>(cfg, report),
-        "yarishogi" | "yari" => run_generic::<Yari>(cfg, report),
-        v => Err(format!("unknown variant '{v}'")),
-    }
+    with_variant!(cfg.variant, V => run_generic::<V>(cfg, report))
 }
 
 /// Checks a record file for the game `variant`; returns the number of games.
-pub fn verify_records(variant: &str, text: &str, max_plies: usize) -> Result<usize, String> {
-    match variant {
-        "shogi" => record::verify_file::<Shogi>(text, max_plies),
-        "minishogi" => record::verify_file::<Minishogi>(text, max_plies),
-        "yarishogi" | "yari" => record::verify_file::<Yari>(text, max_plies),
-        v => Err(format!("unknown variant '{v}'")),
-    }
+pub fn verify_records(variant: GameKind, text: &str, max_plies: usize) -> Result<usize, String> {
+    with_variant!(variant, V => record::verify_file::<V>(text, max_plies))
 }
 
 fn start_engine<V: Variant>(
@@ -156,7 +146,7 @@ fn start_engine<V: Variant>(
     label: &str,
     cfg: &MatchConfig,
 ) -> Result<Engine, StartError> {
-    Engine::start(spec, V::NAME, label, cfg.ready_timeout)
+    Engine::start(spec, V::KIND, label, cfg.ready_timeout)
 }
 
 /// The time controls for the header: one, or each engine's.

@@ -4,7 +4,8 @@
 //! seed and the pair's number, so the opening of a pair does not depend on which worker plays it or in what order:
 //! the same seed gives the same openings whatever the concurrency.
 
-use crate::notation::move_to_usi;
+use crate::rules::position::notation::move_to_usi;
+use crate::rules::rng::{mix, SplitMix64};
 use crate::Variant;
 
 use super::game::Judge;
@@ -40,43 +41,6 @@ pub fn parse_opening(line: &str, start_sfen: &str) -> Result<Option<Opening>, St
         rest => rest.join(" "),
     };
     Ok(Some(Opening { sfen, moves }))
-}
-
-/// SplitMix64 (Steele, Lea and Flood): a 64-bit state advanced by a constant, each output a mix of the state.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
-
-const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
-
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(GOLDEN);
-        mix(self.0)
-    }
-
-    /// A number in `0..n` (n > 0), by the high half of a 128-bit product; the bias is below n / 2^64.
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
-}
-
-/// A seed from the clock, for a match started without `--seed`.
-pub fn clock_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(0);
-    mix(nanos ^ u64::from(std::process::id()))
 }
 
 /// How many times a pair's random plies are drawn again before the match gives up.

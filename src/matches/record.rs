@@ -5,9 +5,9 @@
 //! [`Reason::as_str`]; `<start>` is the four-field SFEN the game started from (an opening's moves, if any, are at
 //! the head of the move list). The word `moves` is always there, even with no move after it.
 
-use crate::piece::{Color, Kind};
-use crate::square::Square;
-use crate::{Position, Variant};
+use crate::rules::piece::{Color, Kind};
+use crate::rules::square::Square;
+use crate::{GameKind, Position, Variant};
 
 use super::game::{Judge, Outcome, Reason};
 
@@ -200,7 +200,7 @@ pub fn csa_text<V: Variant>(
     names: [&str; 2],
     times_ms: &[Option<u64>],
 ) -> Option<String> {
-    if V::FILES != 9 || V::RANKS != 9 || V::NAME != "shogi" {
+    if V::FILES != 9 || V::RANKS != 9 || V::KIND != GameKind::Shogi {
         return None;
     }
     let mut pos = Position::<V>::from_sfen(&rec.start_sfen).ok()?;

@@ -2,8 +2,8 @@
 
 use arrayvec::ArrayVec;
 
-use crate::piece::Kind;
-use crate::square::Square;
+use crate::rules::piece::Kind;
+use crate::rules::square::Square;
 
 /// Upper bound of legal moves in any position of any variant (the 9×9 maximum is 593).
 pub const MAX_MOVES: usize = 600;

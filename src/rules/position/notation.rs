@@ -2,11 +2,11 @@
 
 use std::fmt;
 
-use crate::moves::Move;
-use crate::piece::Kind;
-use crate::position::Position;
-use crate::sfen::{parse_square, square_name};
-use crate::variant::Variant;
+use crate::rules::moves::Move;
+use crate::rules::piece::Kind;
+use crate::rules::position::sfen::{parse_square, square_name};
+use crate::rules::position::Position;
+use crate::rules::variant::Variant;
 
 /// Why a USI move was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,8 +1,9 @@
-//! Zobrist keys, generated at compile time by a fixed-seed splitmix64 so that keys are the same on every run
+//! Zobrist keys, generated at compile time by the project's SplitMix64 from a fixed seed so that keys are the same on every run
 //! (the bench signature and any stored hash depend on it).
 
-use crate::attacks::MAX_SQUARES;
-use crate::piece::HAND_KIND_COUNT;
+use crate::rules::attacks::MAX_SQUARES;
+use crate::rules::piece::HAND_KIND_COUNT;
+use crate::rules::rng::SplitMix64;
 
 /// The most pieces of one kind a hand can hold (18 pawns in 9×9 shogi).
 pub const MAX_HAND_COUNT: usize = 18;
@@ -16,16 +17,8 @@ pub struct Keys {
     pub side: u64,
 }
 
-const fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 const fn build() -> Keys {
-    let mut s = 0x4861_7961_7465_2021u64; // "Hayate !"
+    let mut s = SplitMix64::new(0x4861_7961_7465_2021); // "Hayate !"
     let mut k = Keys {
         piece: [[0; MAX_SQUARES]; 32],
         hand: [[[0; MAX_HAND_COUNT + 1]; HAND_KIND_COUNT]; 2],
@@ -35,7 +28,7 @@ const fn build() -> Keys {
     while p < 32 {
         let mut sq = 0;
         while sq < MAX_SQUARES {
-            k.piece[p][sq] = splitmix(&mut s);
+            k.piece[p][sq] = s.next_u64();
             sq += 1;
         }
         p += 1;
@@ -46,14 +39,14 @@ const fn build() -> Keys {
         while h < HAND_KIND_COUNT {
             let mut n = 1;
             while n <= MAX_HAND_COUNT {
-                k.hand[c][h][n] = splitmix(&mut s);
+                k.hand[c][h][n] = s.next_u64();
                 n += 1;
             }
             h += 1;
         }
         c += 1;
     }
-    k.side = splitmix(&mut s);
+    k.side = s.next_u64();
     k
 }
 

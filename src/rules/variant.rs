@@ -4,9 +4,10 @@
 
 use std::fmt::Debug;
 
-use crate::attacks::*;
-use crate::bitboard::{BitWord, Bitboard};
-use crate::piece::{Kind, KIND_COUNT};
+use crate::rules::attacks::*;
+use crate::rules::bitboard::{BitWord, Bitboard};
+use crate::rules::game::GameKind;
+use crate::rules::piece::{Kind, KIND_COUNT};
 
 /// What a repeated position means for the game's result.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -20,8 +21,10 @@ pub enum RepetitionRule {
 pub trait Variant: 'static + Copy + Default + Send + Sync + Debug {
     /// The bitboard word: wide enough for `FILES * RANKS` bits.
     type Word: BitWord;
-    /// The name used by `--variant` and `USI_Variant`.
-    const NAME: &'static str;
+    /// The game's run-time name.
+    const KIND: GameKind;
+    /// The canonical name used by `--variant` and `USI_Variant`.
+    const NAME: &'static str = Self::KIND.name();
     const FILES: usize;
     const RANKS: usize;
     const SQUARES: usize = Self::FILES * Self::RANKS;
@@ -181,7 +184,7 @@ pub struct Shogi;
 
 impl Variant for Shogi {
     type Word = u128;
-    const NAME: &'static str = "shogi";
+    const KIND: GameKind = GameKind::Shogi;
     const FILES: usize = 9;
     const RANKS: usize = 9;
     const ZONE_DEPTH: usize = 3;
@@ -242,7 +245,7 @@ pub struct Minishogi;
 
 impl Variant for Minishogi {
     type Word = u32;
-    const NAME: &'static str = "minishogi";
+    const KIND: GameKind = GameKind::Minishogi;
     const FILES: usize = 5;
     const RANKS: usize = 5;
     const ZONE_DEPTH: usize = 1;
@@ -292,7 +295,7 @@ pub struct Yari;
 
 impl Variant for Yari {
     type Word = u64;
-    const NAME: &'static str = "yarishogi";
+    const KIND: GameKind = GameKind::Yari;
     const FILES: usize = 7;
     const RANKS: usize = 9;
     const ZONE_DEPTH: usize = 3;

@@ -3,10 +3,10 @@
 
 use std::time::Instant;
 
-use crate::eval::GameEval;
-use crate::position::Position;
-use crate::search::{Control, Limits, Searcher, TimeOptions};
-use crate::variant::{Minishogi, Shogi, Yari};
+use crate::engine::eval::GameEval;
+use crate::engine::search::{Control, Limits, Searcher, TimeOptions};
+use crate::rules::position::Position;
+use crate::{with_variant, GameKind};
 
 /// Start position, openings, middlegames, endgames and positions with many pieces in hand.
 pub const SHOGI_POSITIONS: [&str; 10] = [
@@ -76,9 +76,10 @@ fn bench_game<V: GameEval>(
         let t = start.elapsed().as_secs_f64();
         total += r.nodes;
         secs += t;
-        let best = r
-            .best
-            .map_or("none".to_string(), crate::notation::move_to_usi::<V>);
+        let best = r.best.map_or(
+            "none".to_string(),
+            crate::rules::position::notation::move_to_usi::<V>,
+        );
         out(&format!(
             "{} position {:>2}: depth {} nodes {:>10} time {:>7.0} ms bestmove {best} score {}",
             V::NAME,
@@ -104,9 +105,18 @@ fn reset(control: &Control) {
     }
 }
 
-/// Runs the bench for the named games (`shogi`, `minishogi`, `yarishogi`), printing through `out`.
+/// The bench positions of a game.
+fn positions(game: GameKind) -> &'static [&'static str] {
+    match game {
+        GameKind::Shogi => &SHOGI_POSITIONS,
+        GameKind::Minishogi => &MINISHOGI_POSITIONS,
+        GameKind::Yari => &YARI_POSITIONS,
+    }
+}
+
+/// Runs the bench for the given games, printing through `out`.
 pub fn run_bench(
-    games: &[&str],
+    games: &[GameKind],
     depth: i32,
     threads: usize,
     hash_mb: usize,
@@ -116,15 +126,8 @@ pub fn run_bench(
     let mut nodes = 0;
     let mut secs = 0.0;
     for g in games {
-        let (n, s) = match *g {
-            "shogi" => bench_game::<Shogi>(&SHOGI_POSITIONS, depth, &mut searcher, out),
-            "minishogi" => bench_game::<Minishogi>(&MINISHOGI_POSITIONS, depth, &mut searcher, out),
-            "yarishogi" => bench_game::<Yari>(&YARI_POSITIONS, depth, &mut searcher, out),
-            other => {
-                out(&format!("info string error: unknown game '{other}'"));
-                continue;
-            }
-        };
+        let (n, s) =
+            with_variant!(*g, V => bench_game::<V>(positions(*g), depth, &mut searcher, out));
         nodes += n;
         secs += s;
     }
@@ -161,7 +164,7 @@ fn scaling_position<V: GameEval>(
     reset(&control);
     one.clear();
     let reached = std::sync::atomic::AtomicI32::new(0);
-    let calibrate = |info: &crate::search::Info| {
+    let calibrate = |info: &crate::engine::search::Info| {
         if info.progress_only || info.multipv != 1 {
             return;
         }
@@ -221,7 +224,7 @@ fn mean(v: &[f64]) -> f64 {
 /// before the threads have anything to share). Prints per position and the summary: the mean and geometric mean
 /// of the per-position ratios and the ratio of the total times. Returns the mean of the ratios.
 pub fn run_scaling(
-    games: &[&str],
+    games: &[GameKind],
     threads: usize,
     hash_mb: usize,
     min_ms: u64,
@@ -231,18 +234,9 @@ pub fn run_scaling(
     let mut ratios = Vec::new();
     let (mut total_one, mut total_many) = (0.0, 0.0);
     for g in games {
-        type Measure = fn(&str, usize, usize, u64, usize) -> Result<Scaling, String>;
-        let (sfens, measure): (&[&str], Measure) = match *g {
-            "shogi" => (&SHOGI_POSITIONS, scaling_sfen::<Shogi>),
-            "minishogi" => (&MINISHOGI_POSITIONS, scaling_sfen::<Minishogi>),
-            "yarishogi" => (&YARI_POSITIONS, scaling_sfen::<Yari>),
-            other => {
-                out(&format!("info string error: unknown game '{other}'"));
-                continue;
-            }
-        };
-        for (i, sfen) in sfens.iter().enumerate() {
-            let s = match measure(sfen, threads, hash_mb, min_ms, rounds) {
+        for (i, sfen) in positions(*g).iter().enumerate() {
+            let s = match with_variant!(*g, V => scaling_sfen::<V>(sfen, threads, hash_mb, min_ms, rounds))
+            {
                 Ok(s) => s,
                 Err(e) => {
                     out(&format!("info string error: bench position {sfen}: {e}"));

@@ -1,11 +1,11 @@
 //! Perft: the number of leaf nodes of the legal move tree. The last ply is counted in bulk: every generated move
 //! is legal, so the generator counts the moves it would list (a popcount per piece) without making them.
 
-use crate::movegen::GenMode;
-use crate::moves::Move;
-use crate::moves::MoveList;
-use crate::position::Position;
-use crate::variant::Variant;
+use crate::rules::movegen::GenMode;
+use crate::rules::moves::Move;
+use crate::rules::moves::MoveList;
+use crate::rules::position::Position;
+use crate::rules::variant::Variant;
 
 pub fn perft<V: Variant>(pos: &mut Position<V>, depth: u32) -> u64 {
     if depth == 0 {

@@ -6,7 +6,7 @@
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-use crate::moves::Move;
+use crate::rules::moves::Move;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bound {
@@ -243,7 +243,7 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::square::Square;
+    use crate::rules::square::Square;
 
     #[test]
     fn store_then_probe_round_trips() {

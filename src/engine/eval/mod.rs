@@ -4,10 +4,10 @@
 //! Each game supplies its values through `GameEval`; the terms are shared. A learned evaluation can replace
 //! `evaluate` behind the same signature.
 
-use crate::piece::{Color, Kind, KIND_COUNT};
-use crate::position::{Bb, Position};
-use crate::square::Square;
-use crate::variant::{Minishogi, Shogi, Variant, Yari};
+use crate::rules::piece::{Color, Kind, KIND_COUNT};
+use crate::rules::position::{Bb, Position};
+use crate::rules::square::Square;
+use crate::rules::variant::{Minishogi, Shogi, Variant, Yari};
 
 /// Per-game evaluation constants.
 pub trait GameEval: Variant {
@@ -269,7 +269,11 @@ pub fn capture_value<V: GameEval>(k: Kind) -> i32 {
 /// Static exchange evaluation: whether the exchange that `m` starts on its destination square gains at least
 /// `threshold` for the mover, both sides recapturing with their least valuable attacker. Slider x-rays are
 /// found by recomputing the attackers as pieces leave the square's lines.
-pub fn see_ge<V: GameEval>(pos: &Position<V>, m: crate::moves::Move, threshold: i32) -> bool {
+pub fn see_ge<V: GameEval>(
+    pos: &Position<V>,
+    m: crate::rules::moves::Move,
+    threshold: i32,
+) -> bool {
     let to = m.to();
     let us = pos.side_to_move();
     let victim = pos.piece_at(to);

@@ -1,6 +1,6 @@
 //! Pieces in hand.
 
-use crate::piece::{Kind, HAND_KIND_COUNT};
+use crate::rules::piece::{Kind, HAND_KIND_COUNT};
 
 /// The count of each droppable kind (indexed P L N S G B R) held by one side.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]

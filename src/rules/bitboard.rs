@@ -9,7 +9,7 @@ use std::fmt::Debug;
 use std::hash::Hash;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shl, Shr};
 
-use crate::square::Square;
+use crate::rules::square::Square;
 
 /// The unsigned integer behind a bitboard.
 pub trait BitWord:
@@ -131,10 +131,10 @@ impl<W: BitWord> Bitboard<W> {
     /// Each square moved one rank forward for `c` (Black: toward rank a, one index down). Squares on the last
     /// rank would wrap into the neighbouring file: callers shift only pieces that cannot stand there.
     #[inline(always)]
-    pub fn forward(self, c: crate::piece::Color) -> Self {
+    pub fn forward(self, c: crate::rules::piece::Color) -> Self {
         match c {
-            crate::piece::Color::Black => Bitboard(self.0 >> 1),
-            crate::piece::Color::White => Bitboard(self.0 << 1),
+            crate::rules::piece::Color::Black => Bitboard(self.0 >> 1),
+            crate::rules::piece::Color::White => Bitboard(self.0 << 1),
         }
     }
     #[inline(always)]

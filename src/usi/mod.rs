@@ -12,14 +12,17 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use crate::eval::{eval_terms, GameEval};
-use crate::notation::{move_to_usi, parse_usi_move};
-use crate::perft::divide;
-use crate::position::Position;
-use crate::search::{Clock, Info, Limits, SearchResult, Searcher, TimeOptions, MATE, MATE_BOUND};
-use crate::sfen::SfenError;
-use crate::tt::Bound;
-use crate::variant::{Minishogi, Shogi, Variant, Yari};
+use crate::engine::eval::{eval_terms, GameEval};
+use crate::engine::search::{
+    Clock, Info, Limits, SearchResult, Searcher, TimeOptions, MATE, MATE_BOUND,
+};
+use crate::engine::tt::Bound;
+use crate::rules::perft::divide;
+use crate::rules::position::notation::{move_to_usi, parse_usi_move};
+use crate::rules::position::sfen::SfenError;
+use crate::rules::position::Position;
+use crate::rules::variant::{Minishogi, Shogi, Variant, Yari};
+use crate::{EnteringKingRule, GameKind};
 
 /// The longest line read whole; the rest of a longer line is discarded and the line reported as an error.
 const MAX_LINE: usize = 64 * 1024;
@@ -101,37 +104,27 @@ macro_rules! with_game {
 }
 
 impl Game {
-    pub fn start(variant: &str) -> Option<Game> {
-        Some(match variant {
-            "shogi" => Game::Shogi(Position::startpos()),
-            "minishogi" | "5x5+5_shogi" => Game::Minishogi(Position::startpos()),
-            "yarishogi" => Game::Yari(Position::startpos()),
-            _ => return None,
-        })
+    pub fn start(kind: GameKind) -> Game {
+        match kind {
+            GameKind::Shogi => Game::Shogi(Position::startpos()),
+            GameKind::Minishogi => Game::Minishogi(Position::startpos()),
+            GameKind::Yari => Game::Yari(Position::startpos()),
+        }
     }
 
-    pub fn name(&self) -> &'static str {
-        with_game!(self, _p, V, V::NAME)
+    pub fn kind(&self) -> GameKind {
+        with_game!(self, _p, V, V::KIND)
     }
 
     /// Parses an SFEN for the current game, or for the game whose board shape the SFEN has.
     fn parse_sfen(&self, sfen: &str) -> Result<Game, SfenError> {
-        let shape = board_shape(sfen);
-        let mine = with_game!(self, _p, V, (V::RANKS, V::FILES));
-        let target = if shape == Some(mine) {
-            self.name()
-        } else {
-            match shape {
-                Some((9, 9)) => "shogi",
-                Some((5, 5)) => "minishogi",
-                Some((9, 7)) => "yarishogi",
-                _ => self.name(),
-            }
-        };
+        let target = board_shape(sfen)
+            .and_then(|(ranks, files)| GameKind::from_shape(ranks, files))
+            .unwrap_or(self.kind());
         Ok(match target {
-            "minishogi" => Game::Minishogi(Position::from_sfen(sfen)?),
-            "yarishogi" => Game::Yari(Position::from_sfen(sfen)?),
-            _ => Game::Shogi(Position::from_sfen(sfen)?),
+            GameKind::Shogi => Game::Shogi(Position::from_sfen(sfen)?),
+            GameKind::Minishogi => Game::Minishogi(Position::from_sfen(sfen)?),
+            GameKind::Yari => Game::Yari(Position::from_sfen(sfen)?),
         })
     }
 }
@@ -167,11 +160,11 @@ pub struct Options {
     pub threads: usize,
     pub ponder: bool,
     pub multipv: usize,
-    pub variant: String,
+    pub variant: GameKind,
     pub time: TimeOptions,
     pub resign_value: i32,
     pub draw_value: i32,
-    pub entering_king: String,
+    pub entering_king: EnteringKingRule,
     pub max_moves_to_draw: u32,
 }
 
@@ -182,11 +175,11 @@ impl Default for Options {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             ponder: false,
             multipv: 1,
-            variant: "shogi".into(),
+            variant: GameKind::Shogi,
             time: TimeOptions::default(),
             resign_value: 0,
             draw_value: 0,
-            entering_king: "CSARule27".into(),
+            entering_king: EnteringKingRule::default(),
             max_moves_to_draw: 0,
         }
     }
@@ -266,7 +259,7 @@ pub struct Engine {
     game: Game,
     options: Options,
     searcher: Arc<Mutex<Searcher>>,
-    control: Arc<crate::search::Control>,
+    control: Arc<crate::engine::search::Control>,
     running: Option<Running>,
 }
 
@@ -387,7 +380,7 @@ impl Engine {
                     self.stop_and_wait();
                     let depth = rest.first().and_then(|d| d.parse().ok()).unwrap_or(8);
                     let out = self.out.clone();
-                    crate::bench::run_bench(&[self.game.name()], depth, 1, 16, &|l| {
+                    crate::engine::bench::run_bench(&[self.game.kind()], depth, 1, 16, &|l| {
                         out.send(&format!("info string {l}"))
                     });
                 }
@@ -421,7 +414,11 @@ impl Engine {
         ));
         o.send("option name USI_Ponder type check default false");
         o.send("option name MultiPV type spin default 1 min 1 max 600");
-        o.send("option name USI_Variant type combo default shogi var shogi var minishogi var yarishogi");
+        let games: String = GameKind::ALL.iter().map(|g| format!(" var {g}")).collect();
+        o.send(&format!(
+            "option name USI_Variant type combo default {}{games}",
+            GameKind::Shogi
+        ));
         o.send(&format!(
             "option name NetworkDelay type spin default {} min 0 max 10000",
             d.time.network_delay
@@ -481,10 +478,9 @@ impl Engine {
                 "multipv" => self.options.multipv = spin(1, 600)? as usize,
                 "usi_variant" | "uci_variant" => {
                     let v = value.as_deref().unwrap_or("");
-                    let game =
-                        Game::start(v).ok_or(format!("unknown variant '{}'", truncate(v)))?;
-                    self.options.variant = game.name().to_string();
-                    self.game = game;
+                    let kind: GameKind = v.parse().map_err(|e| format!("{name}: {e}"))?;
+                    self.options.variant = kind;
+                    self.game = Game::start(kind);
                 }
                 "networkdelay" => self.options.time.network_delay = spin(0, 10000)? as u64,
                 "minimumthinkingtime" => {
@@ -500,10 +496,9 @@ impl Engine {
                 }
                 "enteringkingrule" => {
                     let v = value.as_deref().unwrap_or("");
-                    if !["NoEnteringKing", "CSARule24", "CSARule27"].contains(&v) {
-                        return Err(format!("EnteringKingRule: unknown rule '{}'", truncate(v)));
-                    }
-                    self.options.entering_king = v.to_string();
+                    self.options.entering_king = v
+                        .parse()
+                        .map_err(|_| format!("EnteringKingRule: unknown rule '{}'", truncate(v)))?;
                 }
                 "maxmovestodraw" => {
                     self.options.max_moves_to_draw = spin(0, 100000)? as u32;
@@ -535,9 +530,9 @@ impl Engine {
             None => (args, &args[args.len()..]),
         };
         let base = match setup.first() {
-            Some(&"startpos") if setup.len() == 1 => Game::start(&self.options.variant),
+            Some(&"startpos") if setup.len() == 1 => Game::start(self.options.variant),
             Some(&"sfen") => match self.game.parse_sfen(&setup[1..].join(" ")) {
-                Ok(g) => Some(g),
+                Ok(g) => g,
                 Err(e) => {
                     self.out.error(&format!("position: {e}"));
                     return;
@@ -550,10 +545,7 @@ impl Engine {
                 return;
             }
         };
-        let Some(mut game) = base else {
-            self.out.error("position: unknown variant");
-            return;
-        };
+        let mut game = base;
         let res = with_game!(&mut game, p, _V, p.play_usi_moves(moves.iter().copied()));
         match res {
             Ok(()) => self.game = game,
@@ -565,7 +557,10 @@ impl Engine {
 
     fn cmd_display(&self) {
         let text = with_game!(&self.game, p, _V, {
-            let checkers: Vec<String> = p.checkers().map(crate::sfen::square_name::<_V>).collect();
+            let checkers: Vec<String> = p
+                .checkers()
+                .map(crate::rules::position::sfen::square_name::<_V>)
+                .collect();
             format!("{p}key {:016x}\ncheckers {}", p.key(), checkers.join(" "))
         });
         for line in text.lines() {
@@ -584,7 +579,7 @@ impl Engine {
             terms.placement,
             terms.mobility,
             terms.total(),
-            if side == crate::piece::Color::Black { "b" } else { "w" }
+            if side == crate::rules::piece::Color::Black { "b" } else { "w" }
         ));
     }
 
@@ -633,7 +628,9 @@ impl Engine {
                     if p.is_legal(m) {
                         Ok(m)
                     } else {
-                        Err(crate::notation::MoveError::Illegal(s.to_string()))
+                        Err(crate::rules::position::notation::MoveError::Illegal(
+                            s.to_string(),
+                        ))
                     }
                 })
             );
@@ -885,13 +882,8 @@ fn run_search<V: GameEval>(
     let control = searcher.control();
     // entering-king declaration (9×9 only)
     if V::ENTERING_KING && mate_mode.is_none() {
-        let rule = match options.entering_king.as_str() {
-            "CSARule27" => Some((28, 27)),
-            "CSARule24" => Some((31, 31)),
-            _ => None,
-        };
-        if let Some((b, w)) = rule {
-            if pos.can_declare(b, w) {
+        {
+            if pos.can_declare(options.entering_king) {
                 // a declaration answers without a search, but still honours infinite and ponder
                 control.wait_until_released(limits.infinite);
                 finish("bestmove win");

@@ -19,12 +19,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::eval::{capture_value, evaluate, see_ge, GameEval};
-use crate::movegen::GenMode;
-use crate::moves::{Move, MoveList};
-use crate::piece::{Color, Kind};
-use crate::position::{Position, Repetition};
-use crate::tt::{Bound, TranspositionTable, TtData};
+use crate::engine::eval::{capture_value, evaluate, see_ge, GameEval};
+use crate::engine::tt::{Bound, TranspositionTable, TtData};
+use crate::rules::movegen::GenMode;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::piece::{Color, Kind};
+use crate::rules::position::{Position, Repetition};
 
 pub const MATE: i32 = 32000;
 pub const INFINITE: i32 = 32001;
@@ -1121,8 +1121,9 @@ impl<'a, V: GameEval> Worker<'a, V> {
         if hand.total() == 0 {
             return false;
         }
-        let zone =
-            crate::position::Bb::<V>::from_u128(V::tables().near2[self.pos.king(us).index()]);
+        let zone = crate::rules::position::Bb::<V>::from_u128(
+            V::tables().near2[self.pos.king(us).index()],
+        );
         (zone & self.pos.color_bb(them) & !self.pos.kind_bb(Kind::King)).any()
     }
 
@@ -1168,8 +1169,8 @@ impl<'a, V: GameEval> Worker<'a, V> {
         moves: &MoveList,
         tt_move: Move,
         ply: usize,
-    ) -> [i32; crate::moves::MAX_MOVES] {
-        let mut scores = [0i32; crate::moves::MAX_MOVES];
+    ) -> [i32; crate::rules::moves::MAX_MOVES] {
+        let mut scores = [0i32; crate::rules::moves::MAX_MOVES];
         let us = self.pos.side_to_move();
         let counter = self
             .pos
@@ -1311,11 +1312,15 @@ fn promotion_gain<V: GameEval>(pos: &Position<V>, m: Move) -> i32 {
 /// Moves the best-scored remaining move to `i` and returns it: a selection step for the first few moves (a
 /// cut-off usually comes early), then one sort of the rest.
 #[inline]
-fn pick(moves: &mut MoveList, scores: &mut [i32; crate::moves::MAX_MOVES], i: usize) -> Move {
+fn pick(
+    moves: &mut MoveList,
+    scores: &mut [i32; crate::rules::moves::MAX_MOVES],
+    i: usize,
+) -> Move {
     const SELECT: usize = 6;
     if i == SELECT && moves.len() > SELECT + 1 {
         let n = moves.len();
-        let mut pairs: arrayvec::ArrayVec<(i32, Move), { crate::moves::MAX_MOVES }> =
+        let mut pairs: arrayvec::ArrayVec<(i32, Move), { crate::rules::moves::MAX_MOVES }> =
             (SELECT..n).map(|j| (scores[j], moves[j])).collect();
         pairs.sort_unstable_by_key(|p| std::cmp::Reverse(p.0));
         for (k, (sc, m)) in pairs.into_iter().enumerate() {

@@ -1,8 +1,8 @@
 //! Perft suite files: one position a line, `<SFEN> ; D1 <n> ; D2 <n> ...`; `#` starts a comment line.
 
-use crate::perft::perft;
-use crate::position::Position;
-use crate::variant::Variant;
+use crate::rules::perft::perft;
+use crate::rules::position::Position;
+use crate::rules::variant::Variant;
 
 /// One position of a suite with its expected counts by depth.
 #[derive(Clone, Debug, PartialEq, Eq)]

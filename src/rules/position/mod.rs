@@ -1,19 +1,23 @@
 //! A position of one game: board, hands, side to move, incremental Zobrist key, checkers and pinned pieces,
 //! with do/undo and the history needed for repetition detection.
 
+pub mod notation;
+pub mod sfen;
+
 use std::fmt;
 
-use crate::attacks::{
+use crate::rules::attacks::{
     direction_is_positive, opposite_direction, MAX_CLASSES, MAX_SLIDE_CLASSES, MAX_SQUARES,
     NO_CLASS,
 };
-use crate::bitboard::Bitboard;
-use crate::hand::Hand;
-use crate::moves::Move;
-use crate::piece::{Color, Kind, Piece, KIND_COUNT};
-use crate::square::Square;
-use crate::variant::{RepetitionRule, Variant};
-use crate::zobrist::KEYS;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::game::EnteringKingRule;
+use crate::rules::hand::Hand;
+use crate::rules::moves::Move;
+use crate::rules::piece::{Color, Kind, Piece, KIND_COUNT};
+use crate::rules::square::Square;
+use crate::rules::variant::{RepetitionRule, Variant};
+use crate::rules::zobrist::KEYS;
 
 /// The bitboard of variant `V`.
 pub type Bb<V> = Bitboard<<V as Variant>::Word>;
@@ -432,7 +436,7 @@ impl<V: Variant> Position<V> {
                 let ck = captured.kind().unpromoted();
                 let n = self.hands[us.index()].count(ck) as usize;
                 key ^= KEYS.piece[captured.code()][to.index()];
-                if n < crate::zobrist::MAX_HAND_COUNT {
+                if n < crate::rules::zobrist::MAX_HAND_COUNT {
                     key ^= KEYS.hand[us.index()][ck.index()][n]
                         ^ KEYS.hand[us.index()][ck.index()][n + 1];
                 }
@@ -678,9 +682,12 @@ impl<V: Variant> Position<V> {
         (5 * (big_in_zone + big_in_hand) + small, in_zone.count())
     }
 
-    /// Whether the side to move may declare a win by entering king under a rule needing `black_points` as sente
-    /// and `white_points` as gote: its king in the zone, not in check, at least ten other pieces in the zone.
-    pub fn can_declare(&self, black_points: u32, white_points: u32) -> bool {
+    /// Whether the side to move may declare a win by entering king under `rule`: its king in the zone, not in
+    /// check, at least ten other pieces in the zone, and the rule's points.
+    pub fn can_declare(&self, rule: EnteringKingRule) -> bool {
+        let Some((black_points, white_points)) = rule.points() else {
+            return false;
+        };
         if !V::ENTERING_KING || self.in_check() {
             return false;
         }

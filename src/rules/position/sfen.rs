@@ -2,12 +2,12 @@
 
 use std::fmt;
 
-use crate::hand::Hand;
-use crate::piece::{Color, Kind, Piece};
-use crate::position::{Bb, Position};
-use crate::square::Square;
-use crate::variant::Variant;
-use crate::zobrist::MAX_HAND_COUNT;
+use crate::rules::hand::Hand;
+use crate::rules::piece::{Color, Kind, Piece};
+use crate::rules::position::{Bb, Position};
+use crate::rules::square::Square;
+use crate::rules::variant::Variant;
+use crate::rules::zobrist::MAX_HAND_COUNT;
 
 /// Why an SFEN was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 //! Sliding attacks use precomputed rays with a blocker scan: the nearest blocker along a ray is the lowest or the
 //! highest set bit of `ray & occupied`, depending on whether the ray runs toward higher or lower square indices.
 
-use crate::piece::{Color, KIND_COUNT};
+use crate::rules::piece::{Color, KIND_COUNT};
 
 /// The most squares any board has.
 pub const MAX_SQUARES: usize = 81;
@@ -211,7 +211,7 @@ impl Tables {
             let mut k = 0;
             while k < KIND_COUNT {
                 let m = &moves[k];
-                if let Some(pk) = crate::piece::Kind::from_index(k).promoted() {
+                if let Some(pk) = crate::rules::piece::Kind::from_index(k).promoted() {
                     let pm = &moves[pk as usize];
                     t.promotes[k] = !pm.steps.is_empty() || !pm.slides.is_empty();
                 }

@@ -6,11 +6,11 @@
 //! square. Drops obey the three drop rules: no dead drops, no second pawn on a file (nifu), no pawn drop that
 //! mates at once (uchifuzume).
 
-use crate::moves::{Move, MoveList};
-use crate::piece::{Color, Kind};
-use crate::position::{Bb, Position};
-use crate::square::Square;
-use crate::variant::Variant;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::piece::{Color, Kind};
+use crate::rules::position::{Bb, Position};
+use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 
 /// Which moves to generate.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -239,7 +239,7 @@ impl<V: Variant> Position<V> {
                 let hit = Self::slide(d, enemy_king, occ) & occ;
                 if hit.any() {
                     let p = self.piece_at(hit.lsb());
-                    let back = crate::attacks::opposite_direction(d);
+                    let back = crate::rules::attacks::opposite_direction(d);
                     if p.is_some()
                         && p.color() == us
                         && t.slides[us.index()][p.kind().index()] & (1 << back) != 0

@@ -1,0 +1,6 @@
+//! The playing engine: evaluation, search, transposition table and the fixed-depth bench.
+
+pub mod bench;
+pub mod eval;
+pub mod search;
+pub mod tt;
