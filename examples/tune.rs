@@ -11,7 +11,7 @@
 //! (`ATTACKER_NEAR_KING`, `DEFENDER_NEAR_KING`, `HAND_THREAT`, `MOBILITY`); `material` (or anything else) fits
 //! the material alone. The terms not fitted keep the engine's values. With a `samples` file the positions are
 //! read from it when it exists, and written to it after the games otherwise, so that several fits can share one
-//! set of games. The output is the values to paste into `src/eval.rs`.
+//! set of games. The output is the values to paste into `src/engine/eval/` (one file per game).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -35,7 +35,7 @@ struct Sample {
     result: f64,
 }
 
-/// The library's SplitMix64, with `below` by remainder: the figures quoted in `src/eval.rs` came from this sequence.
+/// The library's SplitMix64, with `below` by remainder: the figures quoted in `docs/evaluation-values.md` came from this sequence.
 struct Rng(SplitMix64);
 impl Rng {
     fn below(&mut self, n: usize) -> usize {

@@ -76,7 +76,7 @@ impl<V: Variant> Position<V> {
         sink: &mut S,
     ) {
         let t = V::tables();
-        let us = self.side;
+        let us = self.side_to_move();
         let them = !us;
         let ksq = self.king(us);
         let occ = self.occupied();
@@ -101,14 +101,14 @@ impl<V: Variant> Position<V> {
             }
         }
         sink.board_moves(ksq, Bb::<V>::EMPTY, safe);
-        if self.checkers.several() {
+        if self.checkers().several() {
             return;
         }
 
-        let (target, drop_target) = if self.checkers.any() {
-            let checker = self.checkers.lsb();
+        let (target, drop_target) = if self.checkers().any() {
+            let checker = self.checkers().lsb();
             let between = Self::between(ksq, checker);
-            (between | self.checkers, between)
+            (between | self.checkers(), between)
         } else {
             (board & !ours, board & !occ)
         };
@@ -120,7 +120,7 @@ impl<V: Variant> Position<V> {
         // Pawns move together by one shift (file-major squares: forward is one bit); a pawn never stands on its
         // last rank, so the shift never wraps into the next file. Pinned pawns go through the per-piece path.
         let pawns = self.pieces(us, Kind::Pawn);
-        let to = Bb::<V>::forward(pawns & !self.pinned, us) & target;
+        let to = Bb::<V>::forward(pawns & !self.pinned(), us) & target;
         let alive = !Bb::<V>::from_u128(t.dead[us.index()][Kind::Pawn.index()]);
         sink.pawn_moves(us, to & zone, to & alive);
 
@@ -129,9 +129,9 @@ impl<V: Variant> Position<V> {
                 continue;
             }
             let froms = if k == Kind::Pawn {
-                pawns & self.pinned
+                pawns & self.pinned()
             } else if t.generate_as_class[k.index()] {
-                self.by_step_class[t.step_class[k.index()] as usize] & ours
+                self.step_class_bb(t.step_class[k.index()] as usize) & ours
             } else {
                 self.pieces(us, k)
             };
@@ -142,7 +142,7 @@ impl<V: Variant> Position<V> {
             let alive = !Bb::<V>::from_u128(t.dead[us.index()][k.index()]);
             for from in froms {
                 let mut to = Self::attacks_from(us, k, from, occ) & target;
-                if self.pinned.has(from) {
+                if self.pinned().has(from) {
                     to &= Self::line(ksq, from);
                 }
                 if promotes {
@@ -163,8 +163,8 @@ impl<V: Variant> Position<V> {
 
     fn generate_drops<S: MoveSink<V>>(&self, sink: &mut S, target: Bb<V>) {
         let t = V::tables();
-        let us = self.side;
-        let hand = self.hands[us.index()];
+        let us = self.side_to_move();
+        let hand = *self.hand(us);
         if hand.is_empty() || target.is_empty() {
             return;
         }
@@ -193,7 +193,7 @@ impl<V: Variant> Position<V> {
     /// Whether a pawn dropped by the side to move on `to` (in front of the enemy king) would mate.
     fn pawn_drop_mates(&self, to: Square) -> bool {
         let t = V::tables();
-        let us = self.side;
+        let us = self.side_to_move();
         let them = !us;
         let enemy_king = self.king(them);
         let occ = self.occupied() | Bb::<V>::square(to);
@@ -219,7 +219,7 @@ impl<V: Variant> Position<V> {
     /// Whether a legal move gives check.
     pub fn gives_check(&self, m: Move) -> bool {
         let t = V::tables();
-        let us = self.side;
+        let us = self.side_to_move();
         let enemy_king = self.king(!us);
         let to = m.to();
         let (kind, occ) = if m.is_drop() {
@@ -227,10 +227,7 @@ impl<V: Variant> Position<V> {
         } else {
             let from = m.from();
             let k = self.piece_at(from).kind();
-            let k = match (m.is_promotion(), k.promoted()) {
-                (true, Some(pk)) => pk,
-                _ => k,
-            };
+            let k = k.after_move(m.is_promotion());
             let occ = (self.occupied() ^ Bb::<V>::square(from)) | Bb::<V>::square(to);
             // discovered check: a slider of ours behind `from`, on a line to the king that `to` leaves
             let d = t.direction[enemy_king.index()][from.index()];

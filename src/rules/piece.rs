@@ -99,6 +99,16 @@ impl Kind {
         }
     }
 
+    /// The kind that stands on the destination after a board move of this kind, promoting or not (a kind that
+    /// cannot promote stays itself).
+    #[inline(always)]
+    pub const fn after_move(self, promote: bool) -> Kind {
+        match (promote, self.promoted()) {
+            (true, Some(pk)) => pk,
+            _ => self,
+        }
+    }
+
     /// The kind a captured piece becomes in hand.
     #[inline(always)]
     pub const fn unpromoted(self) -> Kind {
@@ -158,6 +168,17 @@ impl Kind {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Piece(u8);
 
+/// The kind of each value of a piece code's low four bits; 14 and 15 are not kinds (15 is `NONE`'s).
+const KIND_OF_CODE: [Kind; 16] = {
+    let mut t = [Kind::Pawn; 16];
+    let mut i = 0;
+    while i < KIND_COUNT {
+        t[i] = Kind::ALL[i];
+        i += 1;
+    }
+    t
+};
+
 impl Piece {
     pub const NONE: Piece = Piece(0xff);
 
@@ -173,12 +194,13 @@ impl Piece {
     pub const fn is_some(self) -> bool {
         self.0 != 0xff
     }
-    /// The kind; meaningless for `NONE`.
+    /// The kind. `NONE` reads as a pawn: callers that may meet an empty square test `is_none` first, and the
+    /// answer is defined so that a forgotten test cannot crash the engine.
     #[inline(always)]
     pub const fn kind(self) -> Kind {
-        Kind::ALL[(self.0 & 0x0f) as usize]
+        KIND_OF_CODE[(self.0 & 0x0f) as usize]
     }
-    /// The colour; meaningless for `NONE`.
+    /// The colour; `NONE` reads as White (defined, never to be relied on).
     #[inline(always)]
     pub const fn color(self) -> Color {
         if self.0 & 0x10 == 0 {
@@ -217,5 +239,23 @@ impl fmt::Display for Piece {
 impl fmt::Debug for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_piece_decodes_to_its_colour_and_kind_and_none_does_not_panic() {
+        for c in Color::ALL {
+            for k in Kind::ALL {
+                let p = Piece::new(c, k);
+                assert!(p.is_some());
+                assert_eq!((p.color(), p.kind()), (c, k));
+            }
+        }
+        assert!(Piece::NONE.is_none());
+        let _ = (Piece::NONE.kind(), Piece::NONE.color());
     }
 }
