@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use hayate::matches::game::{Outcome, Reason};
+use hayate::matches::judge::{Outcome, Reason};
 use hayate::matches::record::{verify, RecordLine};
 use hayate::matches::stats::{
     elo_estimate, llr_pentanomial, llr_trinomial, los, Penta, SprtConfig, SprtDecision, Wdl,
