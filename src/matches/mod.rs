@@ -13,8 +13,7 @@
 //!   engine as sente, game `2k + 2` the second engine. Pair `k` uses file opening `k` (cycling), followed by
 //!   `--random-plies` random legal plies ([`openings`]).
 //! - Judging ([`judge`], [`play`]): every move is checked with Hayate's rules core; see [`judge::Reason`] for the
-//!   endings,
-//!   and [`adjudication`] for `--resign` and `--draw`.
+//!   endings, and [`adjudication`] for `--resign` and `--draw`.
 //! - Statistics ([`stats`]): W-D-L, score, logistic Elo with its 95% interval, LOS, draw ratio, pair
 //!   (pentanomial) counts and the SPRT — trinomial by default, `model=pentanomial` optional (fastchess's GSPRT,
 //!   logistic Elo). When the SPRT decides, no new game starts; games already running finish and count.
