@@ -4,7 +4,7 @@
 //! same judge checks openings, live games ([`super::play`]) and replayed records ([`super::record`]).
 
 use crate::rules::piece::Color;
-use crate::rules::variant::RepetitionRule;
+use crate::rules::position::Repetition;
 use crate::{EnteringKingRule, Position, Variant};
 
 /// A game's result.
@@ -121,23 +121,14 @@ impl Reason {
     }
 }
 
-/// The position after every move of a game, with what the rules need to judge it.
+/// How many occurrences of a position end a game.
+const REPETITIONS: usize = 4;
+
+/// The position after every move of a game (its history holds what the repetition rule needs).
 pub struct Judge<V: Variant> {
     pos: Position<V>,
     start_sfen: String,
     moves: Vec<String>,
-    /// Board, side and hands (the SFEN without its move number) of every position of the game, the start first.
-    seen: Vec<String>,
-    /// Whether the side to move was in check, for every position of the game.
-    checked: Vec<bool>,
-}
-
-fn identity<V: Variant>(p: &Position<V>) -> String {
-    let s = p.to_sfen();
-    match s.rsplit_once(' ') {
-        Some((head, _)) => head.to_string(),
-        None => s,
-    }
 }
 
 impl<V: Variant> Judge<V> {
@@ -146,8 +137,6 @@ impl<V: Variant> Judge<V> {
         let pos = Position::<V>::from_sfen(sfen).map_err(|e| format!("bad SFEN '{sfen}': {e}"))?;
         Ok(Judge {
             start_sfen: pos.to_sfen(),
-            seen: vec![identity(&pos)],
-            checked: vec![pos.in_check()],
             pos,
             moves: Vec::new(),
         })
@@ -198,34 +187,25 @@ impl<V: Variant> Judge<V> {
         let m = self.pos.parse_move(usi).map_err(|e| e.to_string())?;
         self.pos.do_move(m);
         self.moves.push(usi.to_string());
-        self.seen.push(identity(&self.pos));
-        self.checked.push(self.pos.in_check());
         Ok(self.repetition())
     }
 
     /// The result of the current position's fourth occurrence, if it is one.
     pub fn repetition(&self) -> Option<(Outcome, Reason)> {
-        let now = self.seen.len() - 1;
-        let current = &self.seen[now];
-        let occurrences: Vec<usize> = (0..=now).filter(|&i| &self.seen[i] == current).collect();
-        if occurrences.len() < 4 {
-            return None;
-        }
-        let first = occurrences[0];
-        // move i leads from position i to i + 1 and gave check when position i + 1 is in check; the side to move
-        // now also moved first after the first occurrence
+        // the whole game counts: a match has no null moves
+        let verdict = self.pos.repetition_verdict(REPETITIONS, usize::MAX)?;
         let mover = self.pos.side_to_move();
-        let all_checks = |from: usize| (from..now).step_by(2).all(|i| self.checked[i + 1]);
-        if all_checks(first + 1) {
-            return Some((Outcome::win_for(mover), Reason::Perpetual));
-        }
-        if all_checks(first) {
-            return Some((Outcome::win_for(!mover), Reason::Perpetual));
-        }
-        Some(match V::REPETITION {
-            RepetitionRule::Draw => (Outcome::Draw, Reason::Repetition),
-            RepetitionRule::BlackLoses => (Outcome::WhiteWins, Reason::Repetition),
-        })
+        let outcome = match verdict.result {
+            Repetition::Win => Outcome::win_for(mover),
+            Repetition::Loss => Outcome::win_for(!mover),
+            Repetition::Draw | Repetition::None => Outcome::Draw,
+        };
+        let reason = if verdict.perpetual {
+            Reason::Perpetual
+        } else {
+            Reason::Repetition
+        };
+        Some((outcome, reason))
     }
 
     /// Judges `bestmove win` by the side to move: a win when the CSA 27-point declaration holds (9×9 only),
