@@ -378,8 +378,9 @@ impl hayate::matches::Report for Console {
 pub fn run_match(args: &MatchArgs) -> ExitCode {
     use hayate::matches::adjudication::{DrawRule, ResignRule};
     use hayate::matches::engine::EngineSpec;
-    use hayate::matches::game::{GameLimits, TimeControl};
+    use hayate::matches::play::GameLimits;
     use hayate::matches::stats::SprtConfig;
+    use hayate::matches::time_control::TimeControl;
     use hayate::matches::{interrupt, run_match as play, verify_records, MatchConfig};
     use std::io::IsTerminal;
     use std::time::Duration;

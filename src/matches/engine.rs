@@ -14,8 +14,8 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::game::TimeControl;
 use super::interrupt;
+use super::time_control::TimeControl;
 use crate::GameKind;
 
 /// Longest stdout or stderr line kept; the rest of a longer line is read and dropped.

@@ -6,9 +6,9 @@
 
 use crate::rules::position::notation::move_to_usi;
 use crate::rules::rng::{mix, SplitMix64};
-use crate::Variant;
+use crate::{Position, Variant};
 
-use super::game::Judge;
+use super::judge::Judge;
 
 /// An opening: a start SFEN and moves to play from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +41,35 @@ pub fn parse_opening(line: &str, start_sfen: &str) -> Result<Option<Opening>, St
         rest => rest.join(" "),
     };
     Ok(Some(Opening { sfen, moves }))
+}
+
+/// The openings of a match from the lines of an openings file, each checked with the rules core and its start
+/// SFEN normalised; the start position when there are no lines. Err names the first bad opening.
+pub fn load<V: Variant>(lines: &[String]) -> Result<Vec<Opening>, String> {
+    let mut openings = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(o) = parse_opening(line, V::START_SFEN)? {
+            let mut j = Judge::<V>::new(&o.sfen).map_err(|e| format!("opening {}: {e}", i + 1))?;
+            for m in &o.moves {
+                j.play(m)
+                    .map_err(|e| format!("opening {}: move {m}: {e}", i + 1))?;
+            }
+            openings.push(Opening {
+                sfen: j.start_sfen().to_string(),
+                moves: o.moves,
+            });
+        }
+    }
+    if openings.is_empty() {
+        if !lines.is_empty() {
+            return Err("the openings file holds no opening".into());
+        }
+        openings.push(Opening {
+            sfen: Position::<V>::startpos().to_sfen(),
+            moves: Vec::new(),
+        });
+    }
+    Ok(openings)
 }
 
 /// How many times a pair's random plies are drawn again before the match gives up.

@@ -5,11 +5,18 @@
 //! [`Reason::as_str`]; `<start>` is the four-field SFEN the game started from (an opening's moves, if any, are at
 //! the head of the move list). The word `moves` is always there, even with no move after it.
 
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
 use crate::rules::piece::{Color, Kind};
 use crate::rules::square::Square;
 use crate::{GameKind, Position, Variant};
 
-use super::game::{Judge, Outcome, Reason};
+use super::judge::{Judge, Outcome, Reason};
+use super::play::GameRecord;
+use super::{Report, GAMES_FILE};
 
 /// One game of a record file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +28,16 @@ pub struct RecordLine {
 }
 
 impl RecordLine {
+    /// The record of a finished game.
+    pub fn of(rec: &GameRecord) -> Self {
+        RecordLine {
+            outcome: rec.outcome,
+            reason: rec.reason,
+            start_sfen: rec.start_sfen.clone(),
+            moves: rec.moves.clone(),
+        }
+    }
+
     pub fn format(&self) -> String {
         let mut s = format!(
             "{} {} sfen {} moves",
@@ -287,6 +304,75 @@ pub fn csa_text<V: Variant>(
         rec.reason.as_str()
     ));
     Some(out)
+}
+
+/// The record files of a match being played: `games.txt` in game order, although games finish in any order, and
+/// for 9×9 shogi a CSA file per game. A file that cannot be written gets a warning, and the match goes on.
+pub(super) struct RecordFiles {
+    dir: Option<PathBuf>,
+    games: Option<File>,
+    /// Lines of games that finished before an earlier game.
+    waiting: BTreeMap<usize, String>,
+    /// The game whose line `games.txt` needs next.
+    next: usize,
+}
+
+impl RecordFiles {
+    /// Creates `dir` and its `games.txt`; with no directory nothing is written.
+    pub fn create(dir: Option<&Path>) -> Result<Self, String> {
+        let mut games = None;
+        if let Some(dir) = dir {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            let p = dir.join(GAMES_FILE);
+            games =
+                Some(File::create(&p).map_err(|e| format!("cannot create {}: {e}", p.display()))?);
+        }
+        Ok(RecordFiles {
+            dir: dir.map(Path::to_path_buf),
+            games,
+            waiting: BTreeMap::new(),
+            next: 0,
+        })
+    }
+
+    /// Records game `index` (0-based) played by `names` (sente, gote).
+    pub fn add<V: Variant>(
+        &mut self,
+        index: usize,
+        line: &RecordLine,
+        names: [&str; 2],
+        times_ms: &[Option<u64>],
+        report: &dyn Report,
+    ) {
+        if let Some(dir) = &self.dir {
+            if let Some(text) = csa_text::<V>(line, names, times_ms) {
+                let path = dir.join(format!("{:04}.csa", index + 1));
+                if let Err(e) = std::fs::write(&path, text) {
+                    report.line(&format!("warning: cannot write {}: {e}", path.display()));
+                }
+            }
+        }
+        self.waiting.insert(index, line.format());
+        while let Some(l) = self.waiting.remove(&self.next) {
+            if let Some(file) = self.games.as_mut() {
+                if let Err(e) = writeln!(file, "{l}").and_then(|_| file.flush()) {
+                    report.line(&format!("warning: cannot write the record: {e}"));
+                }
+            }
+            self.next += 1;
+        }
+    }
+
+    /// Writes the lines still waiting for an earlier game that was abandoned.
+    pub fn finish(self) {
+        let Some(mut file) = self.games else {
+            return;
+        };
+        for l in self.waiting.into_values() {
+            let _ = writeln!(file, "{l}");
+        }
+    }
 }
 
 #[cfg(test)]

@@ -5,8 +5,11 @@ mod attackers;
 mod declaration;
 mod make;
 pub mod notation;
+mod repetition;
 mod setup;
 pub mod sfen;
+
+pub use repetition::{Repetition, RepetitionVerdict};
 
 use std::fmt;
 
@@ -16,19 +19,10 @@ use crate::rules::hand::Hand;
 use crate::rules::moves::Move;
 use crate::rules::piece::{Color, Kind, Piece, KIND_COUNT};
 use crate::rules::square::Square;
-use crate::rules::variant::{RepetitionRule, Variant};
+use crate::rules::variant::Variant;
 
 /// The bitboard of variant `V`.
 pub type Bb<V> = Bitboard<<V as Variant>::Word>;
-
-/// A repeated position's meaning for the side to move.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Repetition {
-    None,
-    Draw,
-    Win,
-    Loss,
-}
 
 /// What `do_move` saves so that `undo_move` can restore the position exactly.
 #[derive(Clone, Copy, Debug)]
@@ -131,49 +125,6 @@ impl<V: Variant> Position<V> {
     }
     pub fn history(&self) -> &[StateInfo<V>] {
         &self.history
-    }
-
-    /// Whether the current position occurred before (same board, hands and side to move), looking back at most
-    /// `max_plies` moves and never across a null move, and what that repetition means by the game's rule: a side
-    /// that gave check with every one of its moves since the earlier occurrence loses; otherwise the game's
-    /// `RepetitionRule` decides. The search scores the first repetition as the game's final outcome.
-    pub fn repetition(&self, max_plies: usize) -> Repetition {
-        let len = self.history.len();
-        let key = self.key();
-        let mut back = 2;
-        while back <= len.min(max_plies) {
-            let j = len - back;
-            // a null move in between breaks the chain of real moves
-            if self.history[j].mv.is_none() || self.history[j + 1].mv.is_none() {
-                return Repetition::None;
-            }
-            let st = &self.history[j];
-            if st.board_key ^ st.hand_key == key {
-                // move i gave check when the position after it (i + 1) was in check
-                let gave_check = |i: usize| {
-                    if i + 1 == len {
-                        self.checkers.any()
-                    } else {
-                        self.history[i + 1].checkers.any()
-                    }
-                };
-                let we_checked = (j..len).step_by(2).all(gave_check);
-                let they_checked = (j + 1..len).step_by(2).all(gave_check);
-                return if they_checked {
-                    Repetition::Win
-                } else if we_checked {
-                    Repetition::Loss
-                } else {
-                    match (V::REPETITION, self.side) {
-                        (RepetitionRule::Draw, _) => Repetition::Draw,
-                        (RepetitionRule::BlackLoses, Color::Black) => Repetition::Loss,
-                        (RepetitionRule::BlackLoses, Color::White) => Repetition::Win,
-                    }
-                };
-            }
-            back += 2;
-        }
-        Repetition::None
     }
 
     /// Whether `c` has an unpromoted pawn on the file of `sq`.

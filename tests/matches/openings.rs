@@ -1,0 +1,89 @@
+//! Openings: random plies that follow the seed.
+
+use hayate::matches::judge::{Outcome, Reason};
+use hayate::{Minishogi, Shogi};
+
+use crate::{args, common, fake, records, run_match, scratch, verify_all, LIMIT};
+
+#[test]
+fn random_openings_follow_the_seed() {
+    let dir = scratch("random");
+    let resign = fake(&["resign"]);
+    let play = |name: &str, more: &[&str]| {
+        let out = dir.join(name);
+        let c = common(&out, "6");
+        let r = run_match(&resign, &resign, &args(&c, more), LIMIT);
+        assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+        (
+            r,
+            records(&out),
+            std::fs::read_to_string(out.join("games.txt")).unwrap(),
+        )
+    };
+    let mini = ["--variant", "minishogi", "--random-plies", "6"];
+    let (r, recs, text) = play("a", &[&mini[..], &["--seed", "7"]].concat());
+    assert!(
+        r.stdout
+            .contains("the start position + 6 random plies (seed 7)"),
+        "{}",
+        r.stdout
+    );
+    verify_all::<Minishogi>(&recs, 0);
+    for (i, rec) in recs.iter().enumerate() {
+        // 6 plies leave sente to move, and sente resigns at once
+        assert_eq!(
+            (rec.outcome, rec.reason, rec.moves.len()),
+            (Outcome::WhiteWins, Reason::Resign, 6)
+        );
+        assert_eq!(rec.moves, recs[i ^ 1].moves, "a pair shares its opening");
+    }
+    assert!(
+        recs[0].moves != recs[2].moves
+            && recs[2].moves != recs[4].moves
+            && recs[0].moves != recs[4].moves
+    );
+    // the same seed gives the same games, whatever the concurrency; another seed other games
+    let (_, _, again) = play(
+        "b",
+        &[&mini[..], &["--seed", "7", "--concurrency", "3"]].concat(),
+    );
+    assert_eq!(again, text);
+    let (_, other, _) = play("c", &[&mini[..], &["--seed", "8"]].concat());
+    assert_ne!(other[0].moves, recs[0].moves);
+    // without --seed, the header tells the seed that reproduces the match
+    let (r, first, _) = play("d", &mini);
+    let seed = r
+        .stdout
+        .split("random plies (seed ")
+        .nth(1)
+        .and_then(|t| t.split(')').next())
+        .unwrap()
+        .to_string();
+    let (_, second, _) = play("e", &[&mini[..], &["--seed", &seed]].concat());
+    assert_eq!(first, second);
+    // after the openings of a file
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "startpos moves 7g7f 3c3d\nstartpos moves 2g2f\n").unwrap();
+    let (_, recs, _) = play(
+        "f",
+        &[
+            "--random-plies",
+            "2",
+            "--seed",
+            "3",
+            "--openings",
+            openings.to_str().unwrap(),
+        ],
+    );
+    verify_all::<Shogi>(&recs, 0);
+    let heads: Vec<(&[String], usize)> = recs
+        .iter()
+        .map(|r| (&r.moves[..r.moves.len().min(2)], r.moves.len()))
+        .collect();
+    assert_eq!(heads[0].0, ["7g7f", "3c3d"]);
+    assert_eq!(heads[0].1, 4);
+    assert_eq!(heads[2].0[0], "2g2f");
+    assert_eq!(heads[2].1, 3);
+    assert_eq!(heads[4].0, ["7g7f", "3c3d"]);
+    assert_ne!(recs[0].moves, recs[4].moves);
+}
