@@ -1,0 +1,130 @@
+//! Parsing `go`: the search limits, pondering, `searchmoves` and `go mate`.
+
+use crate::engine::search::{Clock, Limits};
+
+use super::truncate;
+
+/// A parsed `go` command.
+#[derive(Debug, Default)]
+pub struct GoRequest {
+    pub limits: Limits,
+    pub ponder: bool,
+    /// The moves as written; they are checked against the position when the search starts.
+    pub searchmoves: Vec<String>,
+    /// `go mate`: Some(None) for infinite, Some(Some(ms)) for a time limit.
+    pub mate: Option<Option<u64>>,
+}
+
+/// Bare `go`: a finite search of a few seconds.
+const BARE_GO_MS: u64 = 3000;
+
+/// The words that end a `searchmoves` list.
+const KEYWORDS: [&str; 13] = [
+    "btime",
+    "wtime",
+    "binc",
+    "winc",
+    "byoyomi",
+    "movetime",
+    "depth",
+    "nodes",
+    "infinite",
+    "ponder",
+    "mate",
+    "searchmoves",
+    "perft",
+];
+
+/// Parses the words after `go` (all but `go perft`).
+pub fn parse_go(args: &[&str]) -> Result<GoRequest, String> {
+    let mut r = GoRequest::default();
+    let mut clock = Clock::default();
+    let mut has_clock = false;
+    let mut i = 0;
+    let num = |i: usize, name: &str| -> Result<u64, String> {
+        let v = args.get(i + 1).ok_or(format!("{name} needs a value"))?;
+        let n: i64 = v
+            .parse()
+            .map_err(|_| format!("{name}: '{}' is not a number", truncate(v)))?;
+        Ok(n.max(0) as u64)
+    };
+    while i < args.len() {
+        match args[i] {
+            "btime" => {
+                clock.time[0] = num(i, "btime")?;
+                has_clock = true;
+                i += 1;
+            }
+            "wtime" => {
+                clock.time[1] = num(i, "wtime")?;
+                has_clock = true;
+                i += 1;
+            }
+            "binc" => {
+                clock.inc[0] = num(i, "binc")?;
+                has_clock = true;
+                i += 1;
+            }
+            "winc" => {
+                clock.inc[1] = num(i, "winc")?;
+                has_clock = true;
+                i += 1;
+            }
+            "byoyomi" => {
+                clock.byoyomi = num(i, "byoyomi")?;
+                has_clock = true;
+                i += 1;
+            }
+            "movetime" => {
+                r.limits.movetime = Some(num(i, "movetime")?);
+                i += 1;
+            }
+            "depth" => {
+                r.limits.depth = Some(num(i, "depth")?.clamp(1, 127) as i32);
+                i += 1;
+            }
+            "nodes" => {
+                r.limits.nodes = Some(num(i, "nodes")?.max(1));
+                i += 1;
+            }
+            "infinite" => r.limits.infinite = true,
+            "ponder" => r.ponder = true,
+            "mate" => {
+                match args.get(i + 1) {
+                    Some(&"infinite") => r.mate = Some(None),
+                    Some(_) => r.mate = Some(Some(num(i, "mate")?)),
+                    None => return Err("mate needs a time or 'infinite'".into()),
+                }
+                i += 1;
+            }
+            "searchmoves" => {
+                while let Some(m) = args.get(i + 1) {
+                    if KEYWORDS.contains(m) {
+                        break;
+                    }
+                    r.searchmoves.push(m.to_string());
+                    i += 1;
+                }
+            }
+            w => return Err(format!("unknown argument '{}'", truncate(w))),
+        }
+        i += 1;
+    }
+    if has_clock {
+        r.limits.clock = Some(clock);
+    }
+    match r.mate {
+        Some(Some(ms)) => r.limits.movetime = Some(ms),
+        Some(None) => r.limits.infinite = true,
+        None => {}
+    }
+    if !has_clock
+        && r.limits.movetime.is_none()
+        && r.limits.depth.is_none()
+        && r.limits.nodes.is_none()
+        && !r.limits.infinite
+    {
+        r.limits.movetime = Some(BARE_GO_MS);
+    }
+    Ok(r)
+}
