@@ -1,36 +1,31 @@
 //! The engine on the protocol thread: it owns the position, the options and the searcher, reads one command at
-//! a time and starts each search on a thread of its own, so that `stop`, `ponderhit`, `isready` and `quit` are
-//! answered while the search runs.
+//! a time and runs each search, `go perft` and `bench` as a [`Job`] on a thread of its own, so that `stop`,
+//! `ponderhit`, `isready` and `quit` are answered while it runs.
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::thread::JoinHandle;
 use std::time::Instant;
 
 use crate::engine::eval::eval_terms;
 use crate::engine::search::{Control, Searcher};
 use crate::rules::moves::Move;
-use crate::rules::perft::divide;
 use crate::rules::piece::Color;
-use crate::rules::position::notation::{move_to_usi, parse_usi_move, MoveError};
+use crate::rules::position::notation::{parse_usi_move, MoveError};
 use crate::rules::position::sfen::square_name;
 use crate::rules::position::Position;
+use crate::with_variant;
 
+use super::bench::{self, run_bench};
 use super::game::{with_game, Game};
 use super::go::{parse_go, GoRequest};
+use super::job::{Halt, Job, Reporter};
 use super::options::{option_lines, Options, Setting};
 use super::output::Output;
+use super::perft::{self, run_perft};
 use super::reader::{spawn_reader, Input};
 use super::search::run_search;
 use super::truncate;
-
-struct Running {
-    handle: JoinHandle<()>,
-    /// Set by the search thread just before it prints its final line, so that a command arriving right after
-    /// `bestmove` waits for the thread's last instructions instead of being refused.
-    done: Arc<AtomicBool>,
-}
 
 /// The engine: state owned by the protocol thread.
 pub struct Engine {
@@ -39,7 +34,7 @@ pub struct Engine {
     options: Options,
     searcher: Arc<Mutex<Searcher>>,
     control: Arc<Control>,
-    running: Option<Running>,
+    running: Option<Job>,
     /// Whether the table has the size and the pool the thread count of the options; both are (re)built lazily,
     /// on the first `isready`, `usinewgame` or `go`, so that start-up and `setoption` are instant.
     hash_ready: bool,
@@ -114,16 +109,17 @@ impl Engine {
         ControlFlow::Continue(())
     }
 
-    fn searching(&mut self) -> bool {
+    /// What is running, if anything; a job that has written its last line is reaped here.
+    fn busy(&mut self) -> Option<&'static str> {
         match &self.running {
-            Some(r) if r.handle.is_finished() || r.done.load(Ordering::SeqCst) => {
+            Some(r) if r.is_done() => {
                 if let Some(r) = self.running.take() {
                     let _ = r.handle.join();
                 }
-                false
+                None
             }
-            Some(_) => true,
-            None => false,
+            Some(r) => Some(r.what),
+            None => None,
         }
     }
 
@@ -131,6 +127,7 @@ impl Engine {
         if let Some(r) = self.running.take() {
             self.control.stop();
             self.control.pondering.store(false, Ordering::SeqCst);
+            r.halt();
             let _ = r.handle.join();
         }
     }
@@ -164,7 +161,7 @@ impl Engine {
 
     fn cmd_isready(&mut self) {
         // during a search the searcher is busy; the table is built before the next search
-        if !self.searching() {
+        if self.busy().is_none() {
             self.make_ready();
         }
         self.out.send("readyok");
@@ -177,9 +174,10 @@ impl Engine {
     }
 
     fn cmd_setoption(&mut self, args: &[&str]) {
-        if self.searching() {
-            self.out.error("setoption is not accepted during a search");
-            return;
+        if let Some(what) = self.busy() {
+            return self
+                .out
+                .error(&format!("setoption is not accepted during a {what}"));
         }
         let setting = match Setting::parse(args) {
             Ok(s) => s,
@@ -253,16 +251,36 @@ impl Engine {
 
     fn cmd_bench(&mut self, args: &[&str]) {
         self.stop_and_wait();
-        let depth = args.first().and_then(|d| d.parse().ok()).unwrap_or(8);
-        let out = self.out.clone();
-        crate::engine::bench::run_bench(&[self.game.kind()], depth, 1, 16, &|l| {
-            out.send(&format!("info string {l}"))
+        let depth = match bench::parse_depth(args) {
+            Ok(d) => d,
+            Err(e) => return self.out.error(&e),
+        };
+        let mut searcher = Searcher::new(bench::THREADS, bench::HASH_MB);
+        let halt = Halt::with_control(searcher.control());
+        let game = self.game.kind();
+        let job_halt = halt.clone();
+        self.start("bench", halt, move |report| {
+            let sfens = bench::positions(game);
+            with_variant!(game, V => run_bench::<V>(&mut searcher, sfens, depth, &job_halt, &report));
         });
     }
 
+    /// Starts a job unless one runs (the caller checked).
+    fn start(
+        &mut self,
+        what: &'static str,
+        halt: Halt,
+        body: impl FnOnce(Reporter) + Send + 'static,
+    ) {
+        match Job::spawn(what, &self.out, halt, body) {
+            Ok(job) => self.running = Some(job),
+            Err(e) => self.out.error(&format!("cannot start the {what}: {e}")),
+        }
+    }
+
     fn cmd_go(&mut self, args: &[&str]) {
-        if self.searching() {
-            return self.out.error("a search is already running");
+        if let Some(what) = self.busy() {
+            return self.out.error(&format!("a {what} is already running"));
         }
         if args.first() == Some(&"perft") {
             return self.cmd_perft(&args[1..]);
@@ -287,26 +305,16 @@ impl Engine {
         }
         let searcher = Arc::clone(&self.searcher);
         let game = self.game.clone();
-        let out = self.out.clone();
         let options = self.options.clone();
-        let mate_mode = req.mate;
-        let done = Arc::new(AtomicBool::new(false));
-        let done_flag = Arc::clone(&done);
-        let handle = std::thread::Builder::new()
-            .name("search-coordinator".into())
-            .spawn(move || {
-                let searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
-                with_game!(
-                    &game,
-                    p,
-                    _V,
-                    run_search(&searcher, p, &limits, &options, &out, mate_mode, &done_flag)
-                );
-            });
-        match handle {
-            Ok(h) => self.running = Some(Running { handle: h, done }),
-            Err(e) => self.out.error(&format!("cannot start the search: {e}")),
-        }
+        self.start("search", Halt::default(), move |report| {
+            let searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+            with_game!(
+                &game,
+                p,
+                _V,
+                run_search(&searcher, p, &limits, &options, req.mate, &report)
+            );
+        });
     }
 
     /// The `searchmoves` of a request, each legal in the current position.
@@ -327,25 +335,15 @@ impl Engine {
     }
 
     fn cmd_perft(&mut self, args: &[&str]) {
-        let Some(depth) = args.first().and_then(|d| d.parse::<u32>().ok()) else {
-            return self.out.error("go perft needs a depth");
+        let depth = match perft::parse_depth(args) {
+            Ok(d) => d,
+            Err(e) => return self.out.error(&e),
         };
-        let mut game = self.game.clone();
-        let out = self.out.clone();
-        let start = Instant::now();
-        let total: u64 = with_game!(&mut game, p, V, {
-            let mut total = u64::from(depth == 0);
-            for (m, n) in divide(p, depth) {
-                out.send(&format!("{}: {n}", move_to_usi::<V>(m)));
-                total += n;
-            }
-            total
+        let game = self.game.clone();
+        let halt = Halt::default();
+        let job_halt = halt.clone();
+        self.start("perft", halt, move |report| {
+            with_game!(game, p, _V, run_perft(p, depth, &job_halt, &report));
         });
-        let ms = start.elapsed().as_millis().max(1) as u64;
-        out.send(&format!(
-            "info string time {ms} ms, {} nodes/s",
-            total * 1000 / ms
-        ));
-        out.send(&format!("Nodes searched: {total}"));
     }
 }

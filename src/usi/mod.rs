@@ -5,11 +5,14 @@
 //! ([`search`]), so that `stop`, `ponderhit`, `isready` and `quit` are answered while a search runs. stdout
 //! carries protocol lines only, each written whole and flushed ([`Output`]).
 
+mod bench;
 mod engine;
 mod game;
 mod go;
+mod job;
 mod options;
 mod output;
+mod perft;
 mod reader;
 mod report;
 mod search;

@@ -1,41 +1,34 @@
 //! The body of a search job: search, report, and answer with `bestmove` (or `checkmate` for `go mate`).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 use crate::engine::eval::GameEval;
 use crate::engine::search::{Info, Limits, SearchResult, Searcher, MATE_BOUND};
 use crate::rules::position::notation::move_to_usi;
 use crate::rules::position::Position;
 
+use super::job::Reporter;
 use super::options::Options;
-use super::output::Output;
 use super::report::info_line;
 
-/// Searches `pos` and writes the answer. `done` is set just before the answer, so that a command arriving right
-/// after it finds the engine idle.
+/// Searches `pos`, reports its progress and writes the answer.
 pub(super) fn run_search<V: GameEval>(
     searcher: &Searcher,
     pos: &Position<V>,
     limits: &Limits,
     options: &Options,
-    out: &Output,
     mate_mode: Option<Option<u64>>,
-    done: &AtomicBool,
+    report: &Reporter,
 ) {
-    let finish = |line: &str| {
-        done.store(true, Ordering::SeqCst);
-        out.send(line);
-    };
     let control = searcher.control();
     // entering-king declaration (9×9 only); `go mate` asks for a mate, not a win
     if V::ENTERING_KING && mate_mode.is_none() && pos.can_declare(options.entering_king) {
         // a declaration answers without a search, but still honours infinite and ponder
         control.wait_until_released(limits.infinite);
-        finish("bestmove win");
+        report.finish("bestmove win");
         return;
     }
-    let info_out = out.clone();
-    let on_info = move |i: &Info| info_out.send(&info_line::<V>(i));
+    let on_info = |i: &Info| report.send(&info_line::<V>(i));
     let r: SearchResult = searcher.search(pos, limits, &options.time, &on_info);
     let line = match mate_mode {
         Some(limit) => {
@@ -44,7 +37,7 @@ pub(super) fn run_search<V: GameEval>(
         }
         None => bestmove_line::<V>(&r, options),
     };
-    finish(&line);
+    report.finish(&line);
 }
 
 /// The answer to `go mate`: the mating line, or why there is none.
