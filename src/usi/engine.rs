@@ -13,7 +13,6 @@ use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 use crate::rules::position::notation::{parse_usi_move, MoveError};
 use crate::rules::position::sfen::square_name;
-use crate::rules::position::Position;
 use crate::with_variant;
 
 use super::bench::{self, run_bench};
@@ -53,7 +52,7 @@ impl Engine {
         let control = searcher.control();
         Engine {
             out: Output::default(),
-            game: Game::Shogi(Position::startpos()),
+            game: Game::start(options.variant),
             options,
             searcher: Arc::new(Mutex::new(searcher)),
             control,
@@ -132,10 +131,9 @@ impl Engine {
         }
     }
 
-    /// The searcher, for a change between searches. A search that panicked leaves the lock poisoned; the table
-    /// and the pool are still sound (the table is plain atomics), so the engine goes on with them.
+    /// The searcher, for a change between searches.
     fn searcher(&self) -> MutexGuard<'_, Searcher> {
-        self.searcher.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.searcher)
     }
 
     /// Builds the table and the pool the options ask for, unless they are built already.
@@ -307,7 +305,7 @@ impl Engine {
         let game = self.game.clone();
         let options = self.options.clone();
         self.start("search", Halt::default(), move |report| {
-            let searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+            let searcher = lock(&searcher);
             with_game!(
                 &game,
                 p,
@@ -346,4 +344,14 @@ impl Engine {
             with_game!(game, p, _V, run_perft(p, depth, &job_halt, &report));
         });
     }
+}
+
+/// Locks the searcher. A search that panicked leaves the lock poisoned; the table (plain atomics) and the pool
+/// are still sound, and refusing every later `go` would lose the game, so the engine goes on with them.
+fn lock(searcher: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
+    searcher.lock().unwrap_or_else(|e| {
+        log::warn!("a search panicked earlier; going on with its table");
+        searcher.clear_poison();
+        e.into_inner()
+    })
 }
