@@ -7,7 +7,7 @@ use hayate::{Minishogi, Position};
 use crate::handshake::field;
 use crate::legality::{check_in, Verdict};
 use crate::process::Engine;
-use crate::{ms, shared, MATE_IN_ONE, MINI_START, SEARCH, SHOGI_START};
+use crate::{ms, shared, MATE_IN_ONE, MINI_START, QUICK, SEARCH, SHOGI_START};
 
 #[test]
 fn go_mate_finds_a_mate_in_one() {
@@ -176,14 +176,20 @@ fn a_go_sent_right_after_bestmove_is_accepted() {
     assert!(lines.is_empty(), "{lines:?}");
 }
 
-/// perft 0 is one node (the position itself), as the library's `perft(pos, 0)` returns.
+/// perft 0 is one node (the position itself), as the library's `perft(pos, 0)` returns. `go perft` runs like a
+/// search, so `isready` does not wait for it: the test waits for the total (or an error) instead.
 #[test]
 fn go_perft_0_counts_one_node() {
     let _cpu = shared();
     let mut e = Engine::new();
     e.accept("position startpos");
     e.send("go perft 0");
-    let lines = e.sync();
+    let (l, mut lines) = e.wait_for(QUICK, "the total or an error", |l| {
+        l.starts_with("Nodes searched") || l.starts_with("info string error: ")
+    });
+    lines.push(l.text);
+    let rest = e.sync();
+    assert!(rest.is_empty(), "{rest:?}");
     assert!(
         lines.iter().any(|l| l == "Nodes searched: 1")
             || (lines.len() == 1 && lines[0].starts_with("info string error: ")),
