@@ -1,0 +1,357 @@
+//! The engine on the protocol thread: it owns the position, the options and the searcher, reads one command at
+//! a time and runs each search, `go perft` and `bench` as a [`Job`] on a thread of its own, so that `stop`,
+//! `ponderhit`, `isready` and `quit` are answered while it runs.
+
+use std::ops::ControlFlow;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+use crate::engine::eval::eval_terms;
+use crate::engine::search::{Control, Searcher};
+use crate::rules::moves::Move;
+use crate::rules::piece::Color;
+use crate::rules::position::notation::{parse_usi_move, MoveError};
+use crate::rules::position::sfen::square_name;
+use crate::with_variant;
+
+use super::bench::{self, run_bench};
+use super::game::{with_game, Game};
+use super::go::{parse_go, GoRequest};
+use super::job::{Halt, Job, Reporter};
+use super::options::{option_lines, Options, Setting};
+use super::output::Output;
+use super::perft::{self, run_perft};
+use super::reader::{spawn_reader, Input};
+use super::search::run_search;
+use super::truncate;
+
+/// The engine: state owned by the protocol thread.
+pub struct Engine {
+    out: Output,
+    game: Game,
+    options: Options,
+    searcher: Arc<Mutex<Searcher>>,
+    control: Arc<Control>,
+    running: Option<Job>,
+    /// Whether the table has the size and the pool the thread count of the options; both are (re)built lazily,
+    /// on the first `isready`, `usinewgame` or `go`, so that start-up and `setoption` are instant.
+    hash_ready: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Engine {
+    pub fn new() -> Self {
+        let options = Options::default();
+        let searcher = Searcher::new(options.threads, 1);
+        let control = searcher.control();
+        Engine {
+            out: Output::default(),
+            game: Game::start(options.variant),
+            options,
+            searcher: Arc::new(Mutex::new(searcher)),
+            control,
+            running: None,
+            hash_ready: false,
+        }
+    }
+
+    /// Runs the loop until `quit` or end of input.
+    pub fn run(&mut self) {
+        let rx = spawn_reader();
+        loop {
+            let line = match rx.recv().unwrap_or(Input::Eof) {
+                Input::Eof => break,
+                Input::Bad(msg) => {
+                    self.out.error(&msg);
+                    continue;
+                }
+                Input::Line(l) => l,
+            };
+            self.out.log_line(">", &line);
+            if self.command(&line).is_break() {
+                break;
+            }
+        }
+        self.stop_and_wait();
+    }
+
+    /// Carries out one input line; `Break` for `quit`.
+    fn command(&mut self, line: &str) -> ControlFlow<()> {
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else {
+            return ControlFlow::Continue(());
+        };
+        let args: Vec<&str> = words.collect();
+        match cmd {
+            "usi" => self.cmd_usi(),
+            "isready" => self.cmd_isready(),
+            "setoption" => self.cmd_setoption(&args),
+            "usinewgame" | "ucinewgame" => self.cmd_usinewgame(),
+            "position" => self.cmd_position(&args),
+            "go" => self.cmd_go(&args),
+            "stop" | "gameover" => self.stop_and_wait(),
+            "ponderhit" => self.control.ponderhit(),
+            "quit" => return ControlFlow::Break(()),
+            "d" => self.cmd_display(),
+            "eval" => self.cmd_eval(),
+            "bench" => self.cmd_bench(&args),
+            _ => self
+                .out
+                .error(&format!("unknown command '{}'", truncate(cmd))),
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// What is running, if anything; a job that has written its last line is reaped here.
+    fn busy(&mut self) -> Option<&'static str> {
+        match &self.running {
+            Some(r) if r.is_done() => {
+                if let Some(r) = self.running.take() {
+                    let _ = r.handle.join();
+                }
+                None
+            }
+            Some(r) => Some(r.what),
+            None => None,
+        }
+    }
+
+    fn stop_and_wait(&mut self) {
+        if let Some(r) = self.running.take() {
+            self.control.stop();
+            self.control.pondering.store(false, Ordering::SeqCst);
+            r.halt();
+            let _ = r.handle.join();
+        }
+    }
+
+    /// The searcher, for a change between searches.
+    fn searcher(&self) -> MutexGuard<'_, Searcher> {
+        lock(&self.searcher)
+    }
+
+    /// Builds the table and the pool the options ask for, unless they are built already.
+    fn make_ready(&mut self) {
+        if !self.hash_ready {
+            let mut s = self.searcher();
+            s.set_hash(self.options.hash_mb);
+            s.set_threads(self.options.threads);
+            drop(s);
+            self.hash_ready = true;
+        }
+    }
+
+    fn cmd_usi(&self) {
+        self.out
+            .send(&format!("id name Hayate {}", env!("CARGO_PKG_VERSION")));
+        self.out.send("id author the Hayate developers");
+        for line in option_lines() {
+            self.out.send(&line);
+        }
+        self.out.send("usiok");
+    }
+
+    fn cmd_isready(&mut self) {
+        // during a search the searcher is busy; the table is built before the next search
+        if self.busy().is_none() {
+            self.make_ready();
+        }
+        self.out.send("readyok");
+    }
+
+    fn cmd_usinewgame(&mut self) {
+        self.stop_and_wait();
+        self.make_ready();
+        self.searcher().clear();
+    }
+
+    fn cmd_setoption(&mut self, args: &[&str]) {
+        if let Some(what) = self.busy() {
+            return self
+                .out
+                .error(&format!("setoption is not accepted during a {what}"));
+        }
+        let setting = match Setting::parse(args) {
+            Ok(s) => s,
+            Err(e) => return self.out.error(&e),
+        };
+        if let Setting::LogFile(path) = &setting {
+            if let Err(e) = self.out.set_log(path) {
+                return self.out.error(&e);
+            }
+        }
+        self.options.apply(&setting);
+        match setting {
+            Setting::Hash(_) | Setting::Threads(_) => self.hash_ready = false,
+            Setting::Variant(kind) => self.game = Game::start(kind),
+            Setting::DrawValue(cp) => self.searcher().draw_value = cp,
+            Setting::MaxMovesToDraw(n) => self.searcher().max_moves_to_draw = n,
+            Setting::ClearHash => self.searcher().clear(),
+            _ => {}
+        }
+    }
+
+    /// `position startpos|sfen <SFEN> [moves ...]`; on any error the position stays as it was.
+    fn cmd_position(&mut self, args: &[&str]) {
+        let (setup, moves) = match args.iter().position(|&a| a == "moves") {
+            Some(i) => (&args[..i], &args[i + 1..]),
+            None => (args, &args[args.len()..]),
+        };
+        let mut game = match setup.first() {
+            Some(&"startpos") if setup.len() == 1 => Game::start(self.options.variant),
+            Some(&"sfen") => match self.game.parse_sfen(&setup[1..].join(" ")) {
+                Ok(g) => g,
+                Err(e) => return self.out.error(&format!("position: {e}")),
+            },
+            _ => {
+                return self.out.error(
+                    "position needs 'startpos' or 'sfen <SFEN>' (then optional 'moves ...')",
+                )
+            }
+        };
+        match with_game!(&mut game, p, _V, p.play_usi_moves(moves.iter().copied())) {
+            Ok(()) => self.game = game,
+            Err(e) => self
+                .out
+                .error(&format!("position: {e}; position unchanged")),
+        }
+    }
+
+    fn cmd_display(&self) {
+        let text = with_game!(&self.game, p, V, {
+            let checkers: Vec<String> = p.checkers().map(square_name::<V>).collect();
+            format!("{p}key {:016x}\ncheckers {}", p.key(), checkers.join(" "))
+        });
+        for line in text.lines() {
+            self.out.send(&format!("info string {line}"));
+        }
+    }
+
+    fn cmd_eval(&self) {
+        let (terms, side) = with_game!(&self.game, p, _V, (eval_terms(p), p.side_to_move()));
+        self.out.send(&format!(
+            "info string eval (sente's view) material {} hand {} king_safety {} placement {} mobility {} total {} side_to_move {}",
+            terms.board_material,
+            terms.hand_material,
+            terms.king_safety,
+            terms.placement,
+            terms.mobility,
+            terms.total(),
+            if side == Color::Black { "b" } else { "w" }
+        ));
+    }
+
+    fn cmd_bench(&mut self, args: &[&str]) {
+        self.stop_and_wait();
+        let depth = match bench::parse_depth(args) {
+            Ok(d) => d,
+            Err(e) => return self.out.error(&e),
+        };
+        let mut searcher = Searcher::new(bench::THREADS, bench::HASH_MB);
+        let halt = Halt::with_control(searcher.control());
+        let game = self.game.kind();
+        let job_halt = halt.clone();
+        self.start("bench", halt, move |report| {
+            let sfens = bench::positions(game);
+            with_variant!(game, V => run_bench::<V>(&mut searcher, sfens, depth, &job_halt, &report));
+        });
+    }
+
+    /// Starts a job unless one runs (the caller checked).
+    fn start(
+        &mut self,
+        what: &'static str,
+        halt: Halt,
+        body: impl FnOnce(Reporter) + Send + 'static,
+    ) {
+        match Job::spawn(what, &self.out, halt, body) {
+            Ok(job) => self.running = Some(job),
+            Err(e) => self.out.error(&format!("cannot start the {what}: {e}")),
+        }
+    }
+
+    fn cmd_go(&mut self, args: &[&str]) {
+        if let Some(what) = self.busy() {
+            return self.out.error(&format!("a {what} is already running"));
+        }
+        if args.first() == Some(&"perft") {
+            return self.cmd_perft(&args[1..]);
+        }
+        let req = match parse_go(args) {
+            Ok(r) => r,
+            Err(e) => return self.out.error(&format!("go: {e}")),
+        };
+        let searchmoves = match self.searchmoves(&req) {
+            Ok(m) => m,
+            Err(e) => return self.out.error(&format!("go searchmoves: {e}")),
+        };
+        self.make_ready();
+        let mut limits = req.limits;
+        limits.multipv = self.options.multipv;
+        limits.searchmoves = searchmoves;
+        // the control flags belong to the coming search
+        self.control.stop.store(false, Ordering::SeqCst);
+        self.control.pondering.store(req.ponder, Ordering::SeqCst);
+        if let Ok(mut s) = self.control.start.lock() {
+            *s = Instant::now();
+        }
+        let searcher = Arc::clone(&self.searcher);
+        let game = self.game.clone();
+        let options = self.options.clone();
+        self.start("search", Halt::default(), move |report| {
+            let searcher = lock(&searcher);
+            with_game!(
+                &game,
+                p,
+                _V,
+                run_search(&searcher, p, &limits, &options, req.mate, &report)
+            );
+        });
+    }
+
+    /// The `searchmoves` of a request, each legal in the current position.
+    fn searchmoves(&self, req: &GoRequest) -> Result<Vec<Move>, MoveError> {
+        req.searchmoves
+            .iter()
+            .map(|s| {
+                with_game!(&self.game, p, V, {
+                    let m = parse_usi_move::<V>(s)?;
+                    if p.is_legal(m) {
+                        Ok(m)
+                    } else {
+                        Err(MoveError::Illegal(s.to_string()))
+                    }
+                })
+            })
+            .collect()
+    }
+
+    fn cmd_perft(&mut self, args: &[&str]) {
+        let depth = match perft::parse_depth(args) {
+            Ok(d) => d,
+            Err(e) => return self.out.error(&e),
+        };
+        let game = self.game.clone();
+        let halt = Halt::default();
+        let job_halt = halt.clone();
+        self.start("perft", halt, move |report| {
+            with_game!(game, p, _V, run_perft(p, depth, &job_halt, &report));
+        });
+    }
+}
+
+/// Locks the searcher. A search that panicked leaves the lock poisoned; the table (plain atomics) and the pool
+/// are still sound, and refusing every later `go` would lose the game, so the engine goes on with them.
+fn lock(searcher: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
+    searcher.lock().unwrap_or_else(|e| {
+        log::warn!("a search panicked earlier; going on with its table");
+        searcher.clear_poison();
+        e.into_inner()
+    })
+}

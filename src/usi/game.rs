@@ -1,0 +1,86 @@
+//! The game being played, as one value: the position of whichever of the three games was chosen at run time.
+
+use crate::rules::position::sfen::SfenError;
+use crate::rules::position::Position;
+use crate::rules::variant::{Minishogi, Shogi, Yari};
+use crate::GameKind;
+
+/// One of the three games with its position.
+#[derive(Clone)]
+#[allow(clippy::large_enum_variant)] // one per engine, never moved in a hot path
+pub enum Game {
+    Shogi(Position<Shogi>),
+    Minishogi(Position<Minishogi>),
+    Yari(Position<Yari>),
+}
+
+/// Calls a generic body with the game's position bound to `$p` and its variant type to `$V`.
+macro_rules! with_game {
+    ($game:expr, $p:ident, $V:ident, $body:expr) => {
+        match $game {
+            $crate::usi::Game::Shogi($p) => {
+                type $V = $crate::rules::variant::Shogi;
+                $body
+            }
+            $crate::usi::Game::Minishogi($p) => {
+                type $V = $crate::rules::variant::Minishogi;
+                $body
+            }
+            $crate::usi::Game::Yari($p) => {
+                type $V = $crate::rules::variant::Yari;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_game;
+
+impl Game {
+    pub fn start(kind: GameKind) -> Game {
+        match kind {
+            GameKind::Shogi => Game::Shogi(Position::startpos()),
+            GameKind::Minishogi => Game::Minishogi(Position::startpos()),
+            GameKind::Yari => Game::Yari(Position::startpos()),
+        }
+    }
+
+    pub fn kind(&self) -> GameKind {
+        with_game!(self, _p, V, <V as crate::rules::variant::Variant>::KIND)
+    }
+
+    /// Parses an SFEN for the current game, or for the game whose board shape the SFEN has.
+    pub fn parse_sfen(&self, sfen: &str) -> Result<Game, SfenError> {
+        let target = board_shape(sfen)
+            .and_then(|(ranks, files)| GameKind::from_shape(ranks, files))
+            .unwrap_or(self.kind());
+        Ok(match target {
+            GameKind::Shogi => Game::Shogi(Position::from_sfen(sfen)?),
+            GameKind::Minishogi => Game::Minishogi(Position::from_sfen(sfen)?),
+            GameKind::Yari => Game::Yari(Position::from_sfen(sfen)?),
+        })
+    }
+}
+
+/// Ranks and files of an SFEN's board field, when every rank has the same width.
+fn board_shape(sfen: &str) -> Option<(usize, usize)> {
+    let board = sfen.split_whitespace().next()?;
+    let mut width = None;
+    let mut ranks = 0;
+    for rank in board.split('/') {
+        ranks += 1;
+        let mut w = 0;
+        for c in rank.chars() {
+            if let Some(d) = c.to_digit(10) {
+                w += d as usize;
+            } else if c != '+' {
+                w += 1;
+            }
+        }
+        match width {
+            None => width = Some(w),
+            Some(x) if x != w => return None,
+            _ => {}
+        }
+    }
+    Some((ranks, width?))
+}

@@ -1,0 +1,72 @@
+//! The body of a search job: search, report, and answer with `bestmove` (or `checkmate` for `go mate`).
+
+use std::sync::atomic::Ordering;
+
+use crate::engine::eval::GameEval;
+use crate::engine::search::{Info, Limits, SearchResult, Searcher, MATE_BOUND};
+use crate::rules::position::notation::move_to_usi;
+use crate::rules::position::Position;
+
+use super::job::Reporter;
+use super::options::Options;
+use super::report::info_line;
+
+/// Searches `pos`, reports its progress and writes the answer.
+pub(super) fn run_search<V: GameEval>(
+    searcher: &Searcher,
+    pos: &Position<V>,
+    limits: &Limits,
+    options: &Options,
+    mate_mode: Option<Option<u64>>,
+    report: &Reporter,
+) {
+    let control = searcher.control();
+    // entering-king declaration (9×9 only); `go mate` asks for a mate, not a win
+    if V::ENTERING_KING && mate_mode.is_none() && pos.can_declare(options.entering_king) {
+        // a declaration answers without a search, but still honours infinite and ponder
+        control.wait_until_released(limits.infinite);
+        report.finish("bestmove win");
+        return;
+    }
+    let on_info = |i: &Info| report.send(&info_line::<V>(i));
+    let r: SearchResult = searcher.search(pos, limits, &options.time, &on_info);
+    let line = match mate_mode {
+        Some(limit) => {
+            let stopped_by_time = control.stop.load(Ordering::Relaxed) && limit.is_some();
+            checkmate_line::<V>(&r, stopped_by_time)
+        }
+        None => bestmove_line::<V>(&r, options),
+    };
+    report.finish(&line);
+}
+
+/// The answer to `go mate`: the mating line, or why there is none.
+fn checkmate_line<V: GameEval>(r: &SearchResult, stopped_by_time: bool) -> String {
+    if r.score >= MATE_BOUND {
+        let pv: Vec<String> = r.pv.iter().map(|&m| move_to_usi::<V>(m)).collect();
+        format!("checkmate {}", pv.join(" "))
+    } else if stopped_by_time {
+        "checkmate timeout".into()
+    } else {
+        "checkmate nomate".into()
+    }
+}
+
+/// `bestmove <move> [ponder <move>]`, or `bestmove resign` with no move or a score below ResignValue.
+fn bestmove_line<V: GameEval>(r: &SearchResult, options: &Options) -> String {
+    match r.best {
+        None => "bestmove resign".to_string(),
+        Some(_) if options.resign_value > 0 && r.score <= -options.resign_value => {
+            "bestmove resign".to_string()
+        }
+        Some(m) => {
+            let mut s = format!("bestmove {}", move_to_usi::<V>(m));
+            if options.ponder {
+                if let Some(p) = r.ponder {
+                    s.push_str(&format!(" ponder {}", move_to_usi::<V>(p)));
+                }
+            }
+            s
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! Bad input: one error line each, and the engine plays on.
+
+use std::time::{Duration, Instant};
+
+use crate::process::Engine;
+use crate::{ms, shared, MATED, MATE_IN_ONE, MINI_START, SHOGI_START, YARI_START};
+
+/// Each of these gets exactly one `info string error:` line, leaves the position as it was, and the next
+/// `go depth 2` plays a legal move.
+#[test]
+fn every_bad_input_gets_one_error_line_and_the_engine_plays_on() {
+    let _cpu = shared();
+    let mut e = Engine::new();
+    e.accept("position startpos moves 2g2f 8c8d");
+    let base = e.sfen();
+    assert_eq!(
+        base,
+        "lnsgkgsnl/1r5b1/p1ppppppp/1p7/9/7P1/PPPPPPP1P/1B5R1/LNSGKGSNL b - 3"
+    );
+    let bad = [
+        // commands
+        "foo",
+        "Usi",
+        "\u{0}\u{0}\u{0}",
+        "bestmove 7g7f",
+        // setoption
+        "setoption",
+        "setoption name",
+        "setoption value 3",
+        "setoption foo Threads value 1",
+        "setoption name Threads",
+        "setoption name Threads value",
+        "setoption name Threads value abc",
+        "setoption name Threads value 1.5",
+        "setoption name Threads value 0",
+        "setoption name Threads value 1025",
+        "setoption name Threads value 2 value 3",
+        "setoption name USI_Hash value 0",
+        "setoption name USI_Hash value 65537",
+        "setoption name USI_Hash value 99999999999999999999999999",
+        "setoption name USI_Hash value -1",
+        "setoption name MultiPV value 601",
+        "setoption name SlowMover value 9",
+        "setoption name DrawValue value -30001",
+        "setoption name ResignValue value x",
+        "setoption name MaxMovesToDraw value -1",
+        "setoption name NetworkDelay value 10001",
+        "setoption name USI_Ponder value maybe",
+        "setoption name USI_Ponder",
+        "setoption name USI_Variant value chess",
+        "setoption name USI_Variant",
+        "setoption name EnteringKingRule value CSARule99",
+        "setoption name NoSuchOption value 1",
+        "setoption name NoSuchOption",
+        "setoption name LogFile value /nonexistent-dir-hayate-test/log.txt",
+        // position
+        "position",
+        "position foo",
+        "position moves 7g7f",
+        "position startpos foo",
+        "position sfen",
+        "position sfen moves 7g7f",
+        "position sfen xyz",
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNX b - 1",
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1",
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 99P 1",
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1 b - 1",
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL/9 b - 1",
+        "position sfen P3k4/9/9/9/9/9/9/9/4K4 b - 1",
+        "position sfen 4k4/9/9/9/9/9/9/P3P4/P3K4 b - 1",
+        "position sfen 9/9/9/9/9/9/9/9/4K4 b - 1",
+        "position startpos moves 7g7f 7g7f",
+        "position startpos moves 7g7z",
+        "position startpos moves P*5e",
+        "position startpos moves 7g7f 3c3d 8h2b+ 3a2b 2b8h",
+        // go
+        "go foo",
+        "go depth x",
+        "go depth",
+        "go depth 99999999999999999999",
+        "go movetime",
+        "go btime - wtime 1000",
+        "go nodes 1e6",
+        "go mate",
+        "go mate x",
+        "go searchmoves 1a1a depth 2",
+        "go searchmoves 7g7e depth 2",
+        "go perft",
+        "go perft x",
+    ];
+    for line in bad {
+        e.reject(line);
+        let now = e.sfen();
+        if now != base {
+            e.fail(&format!(
+                "'{line}' changed the position from {base} to {now}"
+            ));
+        }
+        e.go_legal("go depth 2");
+    }
+}
+
+#[test]
+fn errors_name_what_was_wrong() {
+    let _cpu = shared();
+    let mut e = Engine::new();
+    let msg = e.reject("frobnicate now");
+    assert!(msg.contains("frobnicate"), "{msg}");
+    let msg = e.reject("setoption name Threads value abc");
+    assert!(msg.contains("Threads") && msg.contains("abc"), "{msg}");
+    let msg = e.reject("setoption name Threads value 0");
+    assert!(msg.contains("Threads"), "{msg}");
+    let msg = e.reject("setoption name Bogus value 1");
+    assert!(msg.contains("Bogus"), "{msg}");
+    let msg = e.reject("position startpos moves 7g7f 7g7f");
+    assert!(msg.contains("7g7f"), "{msg}");
+    let msg = e.reject("go depth x");
+    assert!(msg.contains("depth"), "{msg}");
+    let msg = e.reject("go wibble");
+    assert!(msg.contains("wibble"), "{msg}");
+}
+
+#[test]
+fn bad_sfen_and_illegal_moves_keep_the_last_valid_position() {
+    let _cpu = shared();
+    let mut e = Engine::new();
+    e.accept(&format!("position sfen {MATE_IN_ONE} moves G*5b"));
+    assert_eq!(e.sfen(), MATED);
+    e.reject("position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL");
+    assert_eq!(e.sfen(), MATED);
+    e.reject("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1 moves G*5b 5a4a");
+    assert_eq!(e.sfen(), MATED);
+    e.accept("position startpos moves 7g7f 3c3d");
+    let after = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
+    assert_eq!(e.sfen(), after);
+    // the illegal second 7g7f: nothing of the line is kept
+    e.reject("position startpos moves 7g7f 7g7f");
+    assert_eq!(e.sfen(), after);
+    e.go_legal("go depth 2");
+}
+
+/// After `USI_Variant minishogi`, an SFEN whose board fits none of the games (8 files) is refused and the
+/// minishogi position stays; 9×9 and 9×7 boards select their own game.
+#[test]
+fn sfen_that_fits_no_game_after_selecting_minishogi_is_refused() {
+    let _cpu = shared();
+    let mut e = Engine::new();
+    e.accept("setoption name USI_Variant value minishogi");
+    e.accept("position startpos");
+    assert_eq!(e.sfen(), MINI_START);
+    for sfen in [
+        "lnsgkgsn/8/pppppppp/8/8/8/PPPPPPPP/8/LNSGKGSN b - 1",
+        "rbsgk/4p/5/P4 b - 1",
+        "rbsgk/4p/5/P4/KGSBR/5 b - 1",
+        "rbsgk/4p/5/P4/KGSBRR b - 1",
+    ] {
+        e.reject(&format!("position sfen {sfen}"));
+        assert_eq!(e.sfen(), MINI_START, "after {sfen}");
+        e.go_legal("go depth 2");
+    }
+    // other shapes select their game; startpos is still the selected game's
+    e.accept(&format!("position sfen {SHOGI_START}"));
+    assert_eq!(e.sfen(), SHOGI_START);
+    e.go_legal("go depth 2");
+    e.accept(&format!("position sfen {YARI_START} moves 4g4f"));
+    assert_eq!(
+        e.sfen(),
+        "rnnkbbr/7/ppppppp/7/7/3P3/PPP1PPP/7/RBBKNNR w - 2"
+    );
+    e.go_legal("go depth 2");
+    e.accept("position startpos");
+    assert_eq!(e.sfen(), MINI_START);
+}
+
+#[test]
+fn empty_and_blank_lines_get_no_reply() {
+    let _cpu = shared();
+    let mut e = Engine::new();
+    for line in ["", " ", "\t", "\r", "   \t  \r"] {
+        e.send(line);
+    }
+    e.send_raw(b"\n\n\n\r\n");
+    let lines = e.sync();
+    assert!(lines.is_empty(), "{lines:?}");
+    e.assert_silent(Duration::from_millis(100), "after blank lines");
+    e.go_legal("go depth 2");
+}
+
+#[test]
+fn a_one_megabyte_line_gets_one_error() {
+    let _cpu = shared();
+    let mut e = Engine::new();
+    e.accept("position startpos moves 5g5f");
+    let base = e.sfen();
+    // a command that would be legal, made 1 MB long
+    let mut line = String::from("position startpos moves");
+    while line.len() < 1 << 20 {
+        line.push_str(" 7g7f 3c3d");
+    }
+    let t = Instant::now();
+    e.send(&line);
+    let msg = e.expect_one_error("1 MB position line");
+    assert!(msg.contains("too long"), "{msg}");
+    assert_eq!(e.sfen(), base);
+    // one 1 MB word without spaces
+    e.send(&"x".repeat(1 << 20));
+    e.expect_one_error("1 MB word");
+    e.go_legal("go depth 2");
+    eprintln!("two 1 MB lines handled in {:.0} ms", ms(t.elapsed()));
+}
+
+#[test]
+fn binary_garbage_gets_one_error() {
+    let _cpu = shared();
+    let mut e = Engine::new();
+    e.accept("position startpos moves 5g5f");
+    let base = e.sfen();
+    let garbage: [&[u8]; 5] = [
+        b"\xff\xfe\x00\x80\xc3\x28garbage\x1b[2J\x07\n",
+        b"isready\xff\n",
+        b"go depth 2 \xc0\xaf\n",
+        b"\x80\n",
+        b"\xed\xa0\x80 surrogate\r\n",
+    ];
+    for g in garbage {
+        e.send_raw(g);
+        e.expect_one_error(&format!("{g:?}"));
+        assert_eq!(e.sfen(), base);
+    }
+    // every byte but the newline, in one line
+    let all: Vec<u8> = (0u8..=255).filter(|&b| b != b'\n').chain([b'\n']).collect();
+    e.send_raw(&all);
+    e.expect_one_error("all bytes");
+    e.go_legal("go depth 2");
+}

@@ -1,0 +1,198 @@
+//! go mate, go perft, searchmoves, MultiPV, variants; and engine bugs found by these tests.
+
+use std::time::Duration;
+
+use hayate::{Minishogi, Position};
+
+use crate::handshake::field;
+use crate::legality::{check_in, Verdict};
+use crate::process::Engine;
+use crate::{ms, shared, MATE_IN_ONE, MINI_START, QUICK, SEARCH, SHOGI_START};
+
+#[test]
+fn go_mate_finds_a_mate_in_one() {
+    let _cpu = shared();
+    let mut e = Engine::new();
+    e.send(&format!("position sfen {MATE_IN_ONE}"));
+    e.send("go mate 2000");
+    let (l, before) = e.wait_for(SEARCH, "checkmate", |l| l.starts_with("checkmate"));
+    e.settle();
+    assert_eq!(l.text, "checkmate G*5b");
+    assert!(
+        before.iter().all(|b| b.starts_with("info depth")),
+        "{before:?}"
+    );
+    e.assert_silent(Duration::from_millis(50), "after checkmate");
+}
+
+#[test]
+fn go_mate_in_the_start_position_finds_no_mate() {
+    let _cpu = shared();
+    let mut e = Engine::new();
+    e.send("position startpos");
+    let t = e.send("go mate 500");
+    let (l, before) = e.wait_for(SEARCH, "checkmate", |l| l.starts_with("checkmate"));
+    e.settle();
+    assert!(
+        l.text == "checkmate nomate" || l.text == "checkmate timeout",
+        "{}",
+        l.text
+    );
+    assert!(
+        before.iter().all(|b| b.starts_with("info depth")),
+        "{before:?}"
+    );
+    let took = l.at.duration_since(t);
+    assert!(
+        took <= Duration::from_millis(1500),
+        "{:.0} ms for go mate 500",
+        ms(took)
+    );
+    e.assert_silent(Duration::from_millis(50), "after checkmate");
+    e.go_legal("go depth 2");
+}
+
+#[test]
+fn uci_variant_selects_minishogi() {
+    let _cpu = shared();
+    let mut e = Engine::new();
+    e.accept("setoption name UCI_Variant value minishogi");
+    e.accept("position startpos");
+    assert_eq!(e.sfen(), MINI_START);
+    e.send("go depth 3");
+    let (l, _) = e.bestmove(SEARCH);
+    let pos = Position::<Minishogi>::startpos();
+    assert_eq!(check_in(&pos, &l.text), Ok(Verdict::Move), "{}", l.text);
+    // the Fairy-Stockfish name, then back to shogi and on to Yari
+    e.accept("setoption name USI_Variant value shogi");
+    e.accept("position startpos");
+    assert_eq!(e.sfen(), SHOGI_START);
+    e.accept("setoption name UCI_Variant value 5x5+5_shogi");
+    e.accept("position startpos");
+    assert_eq!(e.sfen(), MINI_START);
+    e.accept("setoption name USI_Variant value yarishogi");
+    e.accept("position startpos moves 4g4f");
+    e.go_legal("go depth 3");
+}
+
+#[test]
+fn go_perft_3_in_minishogi() {
+    let _cpu = shared();
+    let mut e = Engine::new();
+    e.accept("setoption name USI_Variant value minishogi");
+    e.accept("position startpos");
+    e.send("go perft 3");
+    let (l, before) = e.wait_for(SEARCH, "Nodes searched", |l| {
+        l.starts_with("Nodes searched")
+    });
+    assert_eq!(l.text, "Nodes searched: 2512");
+    // one line per legal root move, and the counts add up
+    let pos = Position::<Minishogi>::startpos();
+    let mut sum = 0u64;
+    let mut roots = 0;
+    for b in &before {
+        if b.starts_with("info string ") {
+            continue;
+        }
+        let (m, n) = b
+            .split_once(": ")
+            .unwrap_or_else(|| panic!("unexpected perft line '{b}'"));
+        assert!(pos.parse_move(m).is_ok(), "{m} is not legal");
+        sum += n.parse::<u64>().unwrap();
+        roots += 1;
+    }
+    assert_eq!(roots, pos.legal_moves().len());
+    assert_eq!(sum, 2512);
+    e.go_legal("go depth 2");
+}
+
+#[test]
+fn searchmoves_restricts_the_root_and_multipv_reports_each_line() {
+    let _cpu = shared();
+    let mut e = Engine::new();
+    e.accept("position startpos");
+    for _ in 0..2 {
+        let l = e.go_legal("go depth 3 searchmoves 9g9f 1g1f");
+        assert!(l == "bestmove 9g9f" || l == "bestmove 1g1f", "{l}");
+    }
+    e.accept("setoption name MultiPV value 3");
+    e.send("go depth 3");
+    let (_, infos) = e.bestmove(SEARCH);
+    for k in 1..=3 {
+        assert!(
+            infos
+                .iter()
+                .any(|i| i.starts_with("info depth 3 ") && i.contains(&format!(" multipv {k} "))),
+            "no depth-3 line for multipv {k}: {infos:?}"
+        );
+    }
+}
+
+// ================================================================================================================
+// Engine bugs found by these tests (ignored until fixed in src/)
+// ================================================================================================================
+
+/// The `nodes` of each `info` line must count the nodes searched so far.
+#[test]
+fn info_nodes_count_the_nodes_searched() {
+    let _cpu = shared();
+    let mut e = Engine::new();
+    e.accept("position startpos");
+    e.send("go depth 3");
+    let (_, infos) = e.bestmove(SEARCH);
+    for i in infos.iter().filter(|i| i.starts_with("info depth")) {
+        let words: Vec<&str> = i.split(' ').collect();
+        let depth: u32 = field(&words, "depth").unwrap().parse().unwrap();
+        let nodes: u64 = field(&words, "nodes").unwrap().parse().unwrap();
+        // at depth 2 or more every one of the 30 root moves has been searched
+        if depth >= 2 {
+            assert!(nodes >= 30, "'{i}'");
+        }
+    }
+}
+
+/// A GUI sends the next `position` and `go` (or a `setoption`) as soon as it reads `bestmove`; the engine
+/// must accept them. Repeated 300 times with `go depth 1`, which takes about a millisecond.
+#[test]
+fn a_go_sent_right_after_bestmove_is_accepted() {
+    let _cpu = shared();
+    let mut e = Engine::new();
+    e.settle = false;
+    e.send("position startpos moves 7g7f 3c3d");
+    for i in 0..300 {
+        e.send("go depth 1");
+        let (l, _) = e.wait_for(SEARCH, "bestmove", |l| {
+            l.starts_with("bestmove") || l.starts_with("info string error")
+        });
+        if l.text.starts_with("info string error") {
+            e.fail(&format!("iteration {i}: '{}'", l.text));
+        }
+        if i % 2 == 1 {
+            // a setoption right after the bestmove; its refusal would be the next line
+            e.send("setoption name MultiPV value 1");
+        }
+    }
+    let lines = e.sync();
+    assert!(lines.is_empty(), "{lines:?}");
+}
+
+/// perft 0 is one node (the position itself), as the library's `perft(pos, 0)` returns. `go perft` runs like a
+/// search, so `isready` does not wait for it: the test waits for the total (or an error) instead.
+#[test]
+fn go_perft_0_counts_one_node() {
+    let _cpu = shared();
+    let mut e = Engine::new();
+    e.accept("position startpos");
+    e.send("go perft 0");
+    let (l, mut lines) = e.wait_for(QUICK, "the total or an error", |l| {
+        l.starts_with("Nodes searched") || l.starts_with("info string error: ")
+    });
+    lines.push(l.text);
+    let rest = e.sync();
+    assert!(rest.is_empty(), "{rest:?}");
+    assert!(
+        lines.iter().any(|l| l == "Nodes searched: 1")
+            || (lines.len() == 1 && lines[0].starts_with("info string error: ")),
+        "{lines:?}"
+    );
+}
