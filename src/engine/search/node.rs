@@ -6,6 +6,8 @@
 //! stores what it found (step 17). The pruning steps trade exactness for depth: each skips work that rarely changes the result, and
 //! what it gets wrong at one depth the next iteration, one ply deeper, usually corrects.
 
+use std::sync::LazyLock;
+
 use super::driver::Worker;
 use super::ordering::pick;
 use super::smp::DEFER_DEPTH;
@@ -13,7 +15,7 @@ use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::engine::eval::{evaluate, see_ge, GameEval};
 use crate::engine::tt::{Bound, TtData};
 use crate::rules::movegen::GenMode;
-use crate::rules::moves::{Move, MoveList};
+use crate::rules::moves::{Move, MoveList, MAX_MOVES};
 use crate::rules::piece::Kind;
 use crate::rules::position::Repetition;
 
@@ -36,6 +38,41 @@ struct Candidate {
     /// Neither a capture nor a promotion.
     quiet: bool,
     gives_check: bool,
+}
+
+/// The late-move reduction before adjustments, ln(depth)·ln(moves searched)/2 rounded down, as computed when the
+/// table is filled.
+fn base_reduction(depth: i32, searched: i32) -> i32 {
+    ((depth as f32).ln() * (searched as f32).ln() / 2.0) as i32
+}
+
+/// `base_reduction` for every depth up to `MAX_PLY` and every move count below `MAX_MOVES` (0 where either is
+/// 0: never reduced), so that the move loop reads a byte instead of taking two logarithms. Those bounds cover
+/// all the search can reach: the root's depth is below `MAX_PLY` and no step deepens a child beyond its parent
+/// (a check extension only cancels the ply's step), and a node has fewer than `MAX_MOVES` moves.
+static REDUCTIONS: LazyLock<Vec<[u8; MAX_MOVES]>> = LazyLock::new(|| {
+    (0..=MAX_PLY as i32)
+        .map(|depth| {
+            let mut row = [0u8; MAX_MOVES];
+            for (searched, r) in row.iter_mut().enumerate().skip(1) {
+                if depth > 0 {
+                    // at most ln(128)·ln(599)/2 < 16
+                    *r = base_reduction(depth, searched as i32) as u8;
+                }
+            }
+            row
+        })
+        .collect()
+});
+
+#[inline]
+fn reduction_table(depth: i32, searched: i32) -> i32 {
+    debug_assert!(
+        (0..=MAX_PLY as i32).contains(&depth) && (0..MAX_MOVES as i32).contains(&searched)
+    );
+    let d = (depth.max(0) as usize).min(MAX_PLY);
+    let n = (searched.max(0) as usize).min(MAX_MOVES - 1);
+    i32::from(REDUCTIONS[d][n])
 }
 
 /// Mate scores are stored relative to the node, so that they stay right when read at another ply.
@@ -418,14 +455,14 @@ impl<V: GameEval> Worker<'_, V> {
 
     /// Step 14. Late move reductions: a quiet move that comes late in the ordering is unlikely to beat alpha, so
     /// it is searched shallower first (and again at full depth if it does beat alpha). The reduction grows with
-    /// the depth and the number of moves searched before, ln(depth)·ln(moves searched)/2; it is one less at PV nodes and for
+    /// the depth and the number of moves searched before (`REDUCTIONS`); it is one less at PV nodes and for
     /// killers, and less or more by the move's history. Not for the first three moves, captures, promotions,
     /// checks and evasions. This is where the search's depth comes from: most moves of most nodes are reduced.
     fn reduction(&self, n: &Node, c: Candidate, new_depth: i32, searched: i32) -> i32 {
         if n.depth < 3 || searched < 3 || !c.quiet || n.in_check || c.gives_check {
             return 0;
         }
-        let mut r = ((n.depth as f32).ln() * (searched as f32).ln() / 2.0) as i32;
+        let mut r = reduction_table(n.depth, searched);
         if n.pv_node {
             r -= 1;
         }
@@ -521,5 +558,22 @@ impl<V: GameEval> Worker<'_, V> {
 
     fn last_move_not_null(&self) -> bool {
         self.pos.history().last().is_none_or(|s| !s.mv.is_none())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table holds exactly what the formula gives, wherever the search can read it.
+    #[test]
+    fn reduction_table_matches_the_formula() {
+        for depth in 1..=MAX_PLY as i32 {
+            for searched in 1..MAX_MOVES as i32 {
+                let r = base_reduction(depth, searched);
+                assert!((0..16).contains(&r), "{depth} {searched}: {r}");
+                assert_eq!(reduction_table(depth, searched), r, "{depth} {searched}");
+            }
+        }
     }
 }
