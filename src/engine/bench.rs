@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use crate::engine::eval::GameEval;
-use crate::engine::search::{Control, Limits, Searcher, TimeOptions};
+use crate::engine::search::{Limits, Searcher, TimeOptions};
 use crate::rules::position::Position;
 use crate::{with_variant, GameKind};
 
@@ -64,8 +64,6 @@ fn bench_game<V: GameEval>(
             }
         };
         searcher.clear();
-        let control = searcher.control();
-        reset(&control);
         let limits = Limits {
             depth: Some(depth),
             multipv: 1,
@@ -91,18 +89,6 @@ fn bench_game<V: GameEval>(
         ));
     }
     (total, secs)
-}
-
-fn reset(control: &Control) {
-    control
-        .stop
-        .store(false, std::sync::atomic::Ordering::SeqCst);
-    control
-        .pondering
-        .store(false, std::sync::atomic::Ordering::SeqCst);
-    if let Ok(mut s) = control.start.lock() {
-        *s = Instant::now();
-    }
 }
 
 /// The bench positions of a game.
@@ -161,7 +147,6 @@ fn scaling_position<V: GameEval>(
     let mut one = Searcher::new(1, hash_mb);
     let mut many = Searcher::new(threads, hash_mb);
     let control = one.control();
-    reset(&control);
     one.clear();
     let reached = std::sync::atomic::AtomicI32::new(0);
     let calibrate = |info: &crate::engine::search::Info| {
@@ -179,14 +164,13 @@ fn scaling_position<V: GameEval>(
     };
     one.search(pos, &limits, &TimeOptions::default(), &calibrate);
     let depth = reached.load(std::sync::atomic::Ordering::Relaxed).max(1);
-    let limits = Limits {
-        depth: Some(depth),
-        multipv: 1,
-        ..Limits::default()
-    };
     let time = |s: &mut Searcher| {
         s.clear();
-        reset(&s.control());
+        let limits = Limits {
+            depth: Some(depth),
+            multipv: 1,
+            ..Limits::default()
+        };
         let start = Instant::now();
         s.search(pos, &limits, &TimeOptions::default(), &|_| {});
         start.elapsed().as_secs_f64()

@@ -301,7 +301,6 @@ impl Engine {
     fn stop_and_wait(&mut self) {
         if let Some(r) = self.running.take() {
             self.control.stop();
-            self.control.pondering.store(false, Ordering::SeqCst);
             let _ = r.handle.join();
         }
     }
@@ -643,12 +642,11 @@ impl Engine {
             }
         }
         limits.searchmoves = searchmoves;
-        // the control flags belong to the coming search
-        self.control.stop.store(false, Ordering::SeqCst);
-        self.control.pondering.store(req.ponder, Ordering::SeqCst);
-        if let Ok(mut s) = self.control.start.lock() {
-            *s = Instant::now();
-        }
+        // The search begins the control itself from these; an entering-king declaration answers without a
+        // search but waits on the same flags, so they are begun here as well (beginning twice changes nothing).
+        limits.start = Instant::now();
+        limits.ponder = req.ponder;
+        self.control.begin(limits.start, limits.ponder);
         let searcher = Arc::clone(&self.searcher);
         let game = self.game.clone();
         let out = self.out.clone();

@@ -182,3 +182,32 @@ fn infinite_search_stops_promptly() {
     stop_infinite::<Minishogi>(Minishogi::START_SFEN);
     stop_infinite::<Yari>(Yari::START_SFEN);
 }
+
+/// A stop read by the front end after `go` but before the search thread has begun ends that search (an infinite
+/// one would otherwise wait for a stop that has come and gone); it does not carry over into the next search.
+#[test]
+fn a_stop_before_the_search_begins_is_kept_for_it_only() {
+    let p = pos::<Shogi>(Shogi::START_SFEN);
+    let s = Searcher::new(1, HASH_MB);
+    let limits = Limits {
+        infinite: true,
+        multipv: 1,
+        ..Limits::default()
+    };
+    s.control().stop();
+    std::thread::scope(|scope| {
+        let h = scope.spawn(|| search(&s, &p, &limits, &|_| {}));
+        let t = Instant::now();
+        while !h.is_finished() && t.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(
+            h.is_finished(),
+            "the stop sent before the search began was lost"
+        );
+        let r = h.join().unwrap();
+        assert!(p.is_legal(r.best.expect("a move")));
+    });
+    let r = search(&s, &p, &depth(3), &|_| {});
+    assert_eq!(r.depth, 3, "the stop of the previous search ended this one");
+}

@@ -18,7 +18,6 @@ mod mates;
 mod repetition;
 
 use std::collections::HashMap;
-use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -68,17 +67,13 @@ fn depth(d: i32) -> Limits {
     }
 }
 
-/// Resets the searcher's control as a front end does before each search, then searches.
+/// Searches with the default time options (the searcher begins its control from `limits.start` itself).
 fn search<V: GameEval>(
     s: &Searcher,
     p: &Position<V>,
     limits: &Limits,
     on_info: &(dyn Fn(&Info) + Sync),
 ) -> SearchResult {
-    let c = s.control();
-    c.stop.store(false, Ordering::SeqCst);
-    c.pondering.store(false, Ordering::SeqCst);
-    *c.start.lock().unwrap() = Instant::now();
     s.search(p, limits, &TimeOptions::default(), on_info)
 }
 

@@ -76,7 +76,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
         }
         if let Some(n) = self.sh.limits.nodes {
             if self.sh.total_nodes() >= n {
-                self.sh.control.stop();
+                self.sh.control.halt();
                 self.stopped = true;
                 return;
             }
@@ -101,10 +101,8 @@ impl<'a, V: GameEval> Worker<'a, V> {
             }
         }
         if let Some(max) = self.sh.maximum {
-            if !self.sh.control.pondering.load(Ordering::Relaxed)
-                && self.sh.control.elapsed() >= max
-            {
-                self.sh.control.stop();
+            if !self.sh.control.pondering() && self.sh.control.elapsed() >= max {
+                self.sh.control.halt();
                 self.stopped = true;
             }
         }
@@ -224,9 +222,9 @@ impl<'a, V: GameEval> Worker<'a, V> {
         if !self.is_main()
             && self.sh.limits.depth == Some(depth)
             && !self.sh.limits.infinite
-            && !self.sh.control.pondering.load(Ordering::Relaxed)
+            && !self.sh.control.pondering()
         {
-            self.sh.control.stop();
+            self.sh.control.halt();
         }
     }
 

@@ -29,6 +29,7 @@ mod time;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use crate::engine::eval::GameEval;
 use crate::engine::tt::{Bound, TranspositionTable};
@@ -48,7 +49,7 @@ pub const MATE_BOUND: i32 = MATE - 1000;
 pub const MAX_PLY: usize = 128;
 
 /// What bounds one search.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Limits {
     pub depth: Option<i32>,
     pub nodes: Option<u64>,
@@ -59,6 +60,28 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
     /// Number of principal variations to report (at least 1).
     pub multipv: usize,
+    /// When the command arrived: the clock of this move counts from it, and a stop requested since then ends
+    /// the search even if it came before the search began. `Limits::default()` takes the time of its call, so
+    /// build one `Limits` per search.
+    pub start: Instant,
+    /// The search starts pondering (`go ponder`): the clock waits for `Control::ponderhit`.
+    pub ponder: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            depth: None,
+            nodes: None,
+            movetime: None,
+            infinite: false,
+            clock: None,
+            searchmoves: Vec::new(),
+            multipv: 0,
+            start: Instant::now(),
+            ponder: false,
+        }
+    }
 }
 
 /// One line of search progress.
@@ -171,7 +194,8 @@ impl Searcher {
     }
 
     /// Searches `pos` within `limits`, reporting through `on_info` from the main worker, and returns the best
-    /// move. The caller resets `control` (stop and pondering flags, start time) before calling.
+    /// move. The search begins the control itself, from `limits.start` and `limits.ponder`: a stop or ponderhit
+    /// sent after that instant holds even if it arrives before this call.
     pub fn search<V: GameEval>(
         &self,
         pos: &Position<V>,
@@ -179,6 +203,7 @@ impl Searcher {
         time: &TimeOptions,
         on_info: &(dyn Fn(&Info) + Sync),
     ) -> SearchResult {
+        self.control.begin(limits.start, limits.ponder);
         self.tt.new_search();
         let (optimum, maximum) = budget(pos.side_to_move(), limits, time);
         let counters: Vec<AtomicU64> = (0..self.threads).map(|_| AtomicU64::new(0)).collect();
@@ -208,7 +233,7 @@ impl Searcher {
             let mut w = Worker::new(0, pos.clone(), &shared);
             let r = w.iterate();
             // the main worker is done: stop the helpers
-            self.control.stop();
+            self.control.halt();
             if let Ok(mut slot) = result.lock() {
                 *slot = Some(r);
             }

@@ -1,7 +1,6 @@
 //! Time management: how long this move may take (`budget`, from the clock and the options), and whether to
 //! start another iteration (`Worker::time_to_stop`).
 
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::driver::Worker;
@@ -96,7 +95,7 @@ impl<V: GameEval> Worker<'_, V> {
     /// Whether the main worker should not start another iteration: a mate is proven, or the time spent makes
     /// finishing the next one within the budget unlikely (each iteration costs a few times the one before).
     pub(super) fn time_to_stop(&self, depth: i32, best_move_changes: i32) -> bool {
-        if self.sh.control.pondering.load(Ordering::Relaxed) {
+        if self.sh.control.pondering() {
             return false;
         }
         let best = &self.root_moves[0];
