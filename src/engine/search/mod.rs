@@ -37,7 +37,7 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
 pub use control::Control;
-pub use time::{budget, Clock, TimeOptions};
+pub use time::{budget, Clock, TimeOptions, MAX_TIME_MS};
 
 use driver::Worker;
 use smp::{build_pool, BusyTable, Shared};

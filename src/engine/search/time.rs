@@ -35,6 +35,11 @@ impl Default for TimeOptions {
     }
 }
 
+/// Any time given in milliseconds (clock, increment, byoyomi, movetime, options) counts as at most this, about
+/// 35 years: far beyond any game, and small enough that the budget's sums and products, and the time manager's
+/// scaling of the budget, cannot overflow whatever a front end passes on.
+pub const MAX_TIME_MS: u64 = 1 << 40;
+
 /// The optimum and maximum time for this move, from the clock and the options (None: no time limit).
 pub fn budget(
     side: Color,
@@ -44,45 +49,51 @@ pub fn budget(
     if limits.infinite {
         return (None, None);
     }
+    let cap = |ms: u64| ms.min(MAX_TIME_MS);
+    let delay = cap(opts.network_delay);
+    let minimum_thinking = cap(opts.minimum_thinking);
     if let Some(mt) = limits.movetime {
-        let t = Duration::from_millis(mt.saturating_sub(opts.network_delay).max(1));
+        let t = Duration::from_millis(cap(mt).saturating_sub(delay).max(1));
         return (Some(t), Some(t));
     }
     let Some(clock) = limits.clock else {
         return (None, None);
     };
-    let left = clock.time[side.index()];
-    let inc = clock.inc[side.index()];
-    let byo = clock.byoyomi;
-    let delay = opts.network_delay;
-    // the most we may use without losing on time
-    let hard = (left + byo).saturating_sub(delay).max(1);
+    let left = cap(clock.time[side.index()]);
+    let inc = cap(clock.inc[side.index()]);
+    let byo = cap(clock.byoyomi);
+    // the most we may use without losing on time (and no budget beyond the cap)
+    let hard = left
+        .saturating_add(byo)
+        .saturating_sub(delay)
+        .clamp(1, MAX_TIME_MS);
     // With an increment and no byoyomi, a reserve stays on the clock: once the main time is spent the engine lives
     // on the increment, and spending all but `NetworkDelay` of what is left each move loses on time as soon as
     // the machine is loaded and the reply comes late (seen in 2 s + 100 ms games on a busy 2-core machine). The
     // increment refills what a move spends, so the clock settles near the reserve plus the increment.
     let usable = if byo == 0 {
-        let reserve = (4 * delay).max(inc).min(left / 2);
-        left.saturating_sub(reserve).max(opts.minimum_thinking)
+        let reserve = delay.saturating_mul(4).max(inc).min(left / 2);
+        left.saturating_sub(reserve).max(minimum_thinking)
     } else {
         hard
     };
     // spread the main time over the moves expected to remain, then add the increment and most of the byoyomi
     let moves_to_go = 40u64;
-    let mut optimum = left / moves_to_go + inc * 9 / 10;
-    optimum = optimum * opts.slow_mover / 100;
+    let mut optimum = (left / moves_to_go).saturating_add(inc.saturating_mul(9) / 10);
+    optimum = optimum.saturating_mul(opts.slow_mover) / 100;
     if byo > 0 {
         // once the main time is short, the byoyomi is the budget: spend it nearly fully
-        optimum += byo.saturating_sub(delay);
+        optimum = optimum.saturating_add(byo.saturating_sub(delay));
     }
-    let optimum = optimum.max(opts.minimum_thinking).min(hard).min(usable);
-    let maximum = (optimum * 4)
+    let optimum = optimum.max(minimum_thinking).min(hard).min(usable);
+    let maximum = optimum
+        .saturating_mul(4)
         .min(hard)
         .min(usable)
         .min(if byo > 0 {
-            left / 4 + byo.saturating_sub(delay)
+            (left / 4).saturating_add(byo.saturating_sub(delay))
         } else {
-            left / 5 + inc
+            (left / 5).saturating_add(inc)
         })
         .max(optimum.min(hard));
     (
@@ -129,7 +140,9 @@ impl<V: GameEval> Worker<'_, V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::search::Clock;
+    use crate::engine::search::{Clock, Searcher};
+    use crate::rules::position::Position;
+    use crate::Minishogi;
 
     fn ms(d: Option<Duration>) -> u64 {
         d.map_or(0, |d| d.as_millis() as u64)
@@ -178,5 +191,74 @@ mod tests {
         };
         let (o, m) = budget(Color::White, &limits, &TimeOptions::default());
         assert_eq!((ms(o), ms(m)), (960, 960));
+    }
+
+    /// Absurd times (a `go btime 9223372036854775807 ...` taken as it comes) neither overflow (this runs with
+    /// overflow checks) nor give a budget beyond the cap.
+    #[test]
+    fn absurd_times_saturate() {
+        let huge = [u64::MAX, i64::MAX as u64, MAX_TIME_MS + 1];
+        let options = [
+            TimeOptions::default(),
+            TimeOptions {
+                network_delay: u64::MAX,
+                minimum_thinking: u64::MAX,
+                slow_mover: u64::MAX,
+            },
+        ];
+        let cap = Duration::from_millis(MAX_TIME_MS);
+        for &t in &huge {
+            for opts in &options {
+                for byoyomi in [0, t] {
+                    for clock in [
+                        Clock {
+                            time: [t, t],
+                            inc: [t, t],
+                            byoyomi,
+                        },
+                        Clock {
+                            time: [t, 0],
+                            inc: [0, t],
+                            byoyomi,
+                        },
+                    ] {
+                        let limits = Limits {
+                            clock: Some(clock),
+                            ..Limits::default()
+                        };
+                        for side in [Color::Black, Color::White] {
+                            let (o, m) = budget(side, &limits, opts);
+                            let (o, m) = (o.unwrap(), m.unwrap());
+                            assert!(o <= m && m <= cap, "{clock:?} {opts:?}: {o:?} {m:?}");
+                        }
+                    }
+                }
+                let limits = Limits {
+                    movetime: Some(t),
+                    ..Limits::default()
+                };
+                let (o, m) = budget(Color::Black, &limits, opts);
+                assert!(o == m && m.unwrap() <= cap);
+            }
+        }
+        // the search scales the budget as it runs: an absurd clock must not overflow there either
+        let searcher = Searcher::new(1, 1);
+        let limits = Limits {
+            depth: Some(3),
+            multipv: 1,
+            clock: Some(Clock {
+                time: [u64::MAX; 2],
+                inc: [u64::MAX; 2],
+                byoyomi: u64::MAX,
+            }),
+            ..Limits::default()
+        };
+        let r = searcher.search(
+            &Position::<Minishogi>::startpos(),
+            &limits,
+            &TimeOptions::default(),
+            &|_| {},
+        );
+        assert_eq!(r.depth, 3);
     }
 }
