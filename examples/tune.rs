@@ -124,11 +124,6 @@ fn play<V: GameEval>(searcher: &mut Searcher, nodes: u64, rng: &mut Rng) -> Vec<
         pos.do_move(moves[rng.below(moves.len())]);
     }
     searcher.clear();
-    let limits = Limits {
-        nodes: Some(nodes),
-        multipv: 1,
-        ..Limits::default()
-    };
     let mut kept: Vec<(Sample, Color)> = Vec::new();
     // the winner, or None for a draw
     let winner: Option<Color> = 'game: {
@@ -140,6 +135,12 @@ fn play<V: GameEval>(searcher: &mut Searcher, nodes: u64, rng: &mut Rng) -> Vec<
                 Repetition::Win => break 'game Some(us),
                 Repetition::Loss => break 'game Some(!us),
             }
+            // one `Limits` per search: its clock starts when it is made
+            let limits = Limits {
+                nodes: Some(nodes),
+                multipv: 1,
+                ..Limits::default()
+            };
             let r = searcher.search(&pos, &limits, &TimeOptions::default(), &|_| {});
             let Some(best) = r.best else {
                 break 'game Some(!us);

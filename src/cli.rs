@@ -7,6 +7,7 @@ use std::time::Instant;
 use clap::builder::PossibleValue;
 use clap::{ArgAction, Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
+use hayate::engine::search::Searcher;
 use hayate::rules::perft::{divide, perft};
 use hayate::rules::position::notation::move_to_usi;
 use hayate::rules::suite::{parse_suite, run_suite};
@@ -121,13 +122,17 @@ pub fn run_bench(args: &BenchArgs) -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
-    hayate::engine::bench::run_bench(
+    let mut searcher = Searcher::new(args.threads as usize, args.hash as usize);
+    let totals = hayate::engine::bench::run_bench(
         games,
         args.depth,
-        args.threads as usize,
-        args.hash as usize,
+        &mut searcher,
         &|l| println!("{l}"),
+        &|| false,
     );
+    for line in totals.iter().flat_map(|t| t.lines()) {
+        println!("{line}");
+    }
     ExitCode::SUCCESS
 }
 

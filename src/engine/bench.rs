@@ -4,7 +4,8 @@
 use std::time::Instant;
 
 use crate::engine::eval::GameEval;
-use crate::engine::search::{Control, Limits, Searcher, TimeOptions};
+use crate::engine::search::{Limits, Searcher, TimeOptions};
+use crate::rules::position::notation::move_to_usi;
 use crate::rules::position::Position;
 use crate::{with_variant, GameKind};
 
@@ -46,13 +47,16 @@ pub const YARI_POSITIONS: [&str; 9] = [
     "rnk1bb1/nrn4/1pp3p/p6/3NPp1/P4B1/1PPP1PP/4RR1/1B1K3 w 2P 38",
 ];
 
-/// Searches every position of `V`'s list to `depth`; returns (nodes, seconds).
+/// Searches every position of `sfens` to `depth`, one line each through `out`; returns (nodes, seconds), or
+/// `None` as soon as `halted` says so (checked before each search and after it, so that a search a stop cut
+/// short is not counted).
 fn bench_game<V: GameEval>(
     sfens: &[&str],
     depth: i32,
     searcher: &mut Searcher,
     out: &dyn Fn(&str),
-) -> (u64, f64) {
+    halted: &dyn Fn() -> bool,
+) -> Option<(u64, f64)> {
     let mut total = 0;
     let mut secs = 0.0;
     for (i, sfen) in sfens.iter().enumerate() {
@@ -64,22 +68,25 @@ fn bench_game<V: GameEval>(
             }
         };
         searcher.clear();
-        let control = searcher.control();
-        reset(&control);
+        // made before `halted` is read: a stop that comes after the check is stamped after this start, so the
+        // search keeps it
         let limits = Limits {
             depth: Some(depth),
             multipv: 1,
             ..Limits::default()
         };
+        if halted() {
+            return None;
+        }
         let start = Instant::now();
         let r = searcher.search(&pos, &limits, &TimeOptions::default(), &|_| {});
         let t = start.elapsed().as_secs_f64();
+        if halted() {
+            return None;
+        }
         total += r.nodes;
         secs += t;
-        let best = r.best.map_or(
-            "none".to_string(),
-            crate::rules::position::notation::move_to_usi::<V>,
-        );
+        let best = r.best.map_or("none".to_string(), move_to_usi::<V>);
         out(&format!(
             "{} position {:>2}: depth {} nodes {:>10} time {:>7.0} ms bestmove {best} score {}",
             V::NAME,
@@ -90,23 +97,11 @@ fn bench_game<V: GameEval>(
             r.score
         ));
     }
-    (total, secs)
-}
-
-fn reset(control: &Control) {
-    control
-        .stop
-        .store(false, std::sync::atomic::Ordering::SeqCst);
-    control
-        .pondering
-        .store(false, std::sync::atomic::Ordering::SeqCst);
-    if let Ok(mut s) = control.start.lock() {
-        *s = Instant::now();
-    }
+    Some((total, secs))
 }
 
 /// The bench positions of a game.
-fn positions(game: GameKind) -> &'static [&'static str] {
+pub fn positions(game: GameKind) -> &'static [&'static str] {
     match game {
         GameKind::Shogi => &SHOGI_POSITIONS,
         GameKind::Minishogi => &MINISHOGI_POSITIONS,
@@ -114,31 +109,49 @@ fn positions(game: GameKind) -> &'static [&'static str] {
     }
 }
 
-/// Runs the bench for the given games, printing through `out`.
+/// What a finished bench run adds up to.
+#[derive(Clone, Copy, Debug)]
+pub struct BenchTotals {
+    /// With one thread, the search's signature.
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+impl BenchTotals {
+    /// The closing lines, the node count on the last but one.
+    pub fn lines(&self) -> [String; 4] {
+        [
+            "===========================".to_string(),
+            format!("Total time (ms) : {:.0}", self.seconds * 1000.0),
+            format!("Nodes searched: {}", self.nodes),
+            format!(
+                "Nodes/second: {:.0}",
+                self.nodes as f64 / self.seconds.max(1e-9)
+            ),
+        ]
+    }
+}
+
+/// Runs the bench for the given games with `searcher` (its table emptied before each position), one line per
+/// position through `out`; `None` when `halted` stopped it.
 pub fn run_bench(
     games: &[GameKind],
     depth: i32,
-    threads: usize,
-    hash_mb: usize,
+    searcher: &mut Searcher,
     out: &dyn Fn(&str),
-) -> u64 {
-    let mut searcher = Searcher::new(threads, hash_mb);
-    let mut nodes = 0;
-    let mut secs = 0.0;
+    halted: &dyn Fn() -> bool,
+) -> Option<BenchTotals> {
+    let mut totals = BenchTotals {
+        nodes: 0,
+        seconds: 0.0,
+    };
     for g in games {
         let (n, s) =
-            with_variant!(*g, V => bench_game::<V>(positions(*g), depth, &mut searcher, out));
-        nodes += n;
-        secs += s;
+            with_variant!(*g, V => bench_game::<V>(positions(*g), depth, searcher, out, halted))?;
+        totals.nodes += n;
+        totals.seconds += s;
     }
-    out("===========================");
-    out(&format!("Total time (ms) : {:.0}", secs * 1000.0));
-    out(&format!("Nodes searched: {nodes}"));
-    out(&format!(
-        "Nodes/second: {:.0}",
-        nodes as f64 / secs.max(1e-9)
-    ));
-    nodes
+    Some(totals)
 }
 
 /// Times of one position in a scaling run: the depth, then the seconds of each round with one thread and with
@@ -161,7 +174,6 @@ fn scaling_position<V: GameEval>(
     let mut one = Searcher::new(1, hash_mb);
     let mut many = Searcher::new(threads, hash_mb);
     let control = one.control();
-    reset(&control);
     one.clear();
     let reached = std::sync::atomic::AtomicI32::new(0);
     let calibrate = |info: &crate::engine::search::Info| {
@@ -179,14 +191,13 @@ fn scaling_position<V: GameEval>(
     };
     one.search(pos, &limits, &TimeOptions::default(), &calibrate);
     let depth = reached.load(std::sync::atomic::Ordering::Relaxed).max(1);
-    let limits = Limits {
-        depth: Some(depth),
-        multipv: 1,
-        ..Limits::default()
-    };
     let time = |s: &mut Searcher| {
         s.clear();
-        reset(&s.control());
+        let limits = Limits {
+            depth: Some(depth),
+            multipv: 1,
+            ..Limits::default()
+        };
         let start = Instant::now();
         s.search(pos, &limits, &TimeOptions::default(), &|_| {});
         start.elapsed().as_secs_f64()

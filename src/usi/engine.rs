@@ -3,7 +3,6 @@
 //! `ponderhit`, `isready` and `quit` are answered while it runs.
 
 use std::ops::ControlFlow;
-use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -13,9 +12,8 @@ use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 use crate::rules::position::notation::{parse_usi_move, MoveError};
 use crate::rules::position::sfen::square_name;
-use crate::with_variant;
 
-use super::bench::{self, run_bench};
+use super::bench;
 use super::game::{with_game, Game};
 use super::go::{parse_go, GoRequest};
 use super::job::{Halt, Job, Reporter};
@@ -125,7 +123,6 @@ impl Engine {
     fn stop_and_wait(&mut self) {
         if let Some(r) = self.running.take() {
             self.control.stop();
-            self.control.pondering.store(false, Ordering::SeqCst);
             r.halt();
             let _ = r.handle.join();
         }
@@ -258,8 +255,7 @@ impl Engine {
         let game = self.game.kind();
         let job_halt = halt.clone();
         self.start("bench", halt, move |report| {
-            let sfens = bench::positions(game);
-            with_variant!(game, V => run_bench::<V>(&mut searcher, sfens, depth, &job_halt, &report));
+            bench::run(&mut searcher, game, depth, &job_halt, &report)
         });
     }
 
@@ -295,12 +291,9 @@ impl Engine {
         let mut limits = req.limits;
         limits.multipv = self.options.multipv;
         limits.searchmoves = searchmoves;
-        // the control flags belong to the coming search
-        self.control.stop.store(false, Ordering::SeqCst);
-        self.control.pondering.store(req.ponder, Ordering::SeqCst);
-        if let Ok(mut s) = self.control.start.lock() {
-            *s = Instant::now();
-        }
+        // the clock of this move starts now; the search job begins the control from these itself
+        limits.start = Instant::now();
+        limits.ponder = req.ponder;
         let searcher = Arc::clone(&self.searcher);
         let game = self.game.clone();
         let options = self.options.clone();

@@ -27,8 +27,8 @@ impl Halt {
         }
     }
 
-    /// The flag first, then the searcher's stop: a job that resets its searcher's control before each search
-    /// and then reads the flag cannot miss a stop that comes in between.
+    /// The flag first, then the searcher's stop: a job that makes each search's limits (their start) before it
+    /// reads the flag cannot miss a stop that comes in between, since that stop is stamped after the start.
     pub(super) fn halt(&self) {
         self.flag.store(true, Ordering::SeqCst);
         if let Some(c) = &self.control {
@@ -63,10 +63,6 @@ impl Reporter {
     pub(super) fn finish(&self, line: &str) {
         self.done.store(true, Ordering::SeqCst);
         self.out.send(line);
-    }
-
-    pub(super) fn output(&self) -> &Output {
-        &self.out
     }
 }
 

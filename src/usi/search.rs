@@ -1,7 +1,5 @@
 //! The body of a search job: search, report, and answer with `bestmove` (or `checkmate` for `go mate`).
 
-use std::sync::atomic::Ordering;
-
 use crate::engine::eval::GameEval;
 use crate::engine::search::{Info, Limits, SearchResult, Searcher, MATE_BOUND};
 use crate::rules::position::notation::move_to_usi;
@@ -23,7 +21,9 @@ pub(super) fn run_search<V: GameEval>(
     let control = searcher.control();
     // entering-king declaration (9×9 only); `go mate` asks for a mate, not a win
     if V::ENTERING_KING && mate_mode.is_none() && pos.can_declare(options.entering_king) {
-        // a declaration answers without a search, but still honours infinite and ponder
+        // a declaration answers without a search, but still honours infinite and ponder: it begins the control
+        // as a search would
+        control.begin(limits.start, limits.ponder);
         control.wait_until_released(limits.infinite);
         report.finish("bestmove win");
         return;
@@ -32,7 +32,7 @@ pub(super) fn run_search<V: GameEval>(
     let r: SearchResult = searcher.search(pos, limits, &options.time, &on_info);
     let line = match mate_mode {
         Some(limit) => {
-            let stopped_by_time = control.stop.load(Ordering::Relaxed) && limit.is_some();
+            let stopped_by_time = control.stopped() && limit.is_some();
             checkmate_line::<V>(&r, stopped_by_time)
         }
         None => bestmove_line::<V>(&r, options),

@@ -1,0 +1,579 @@
+//! The alpha-beta search of one node below the root (principal variation search), its steps labelled in the
+//! order they run.
+//!
+//! A node returns early where it can (steps 1 to 9: the horizon, an aborted search, a bound or a rule that
+//! settles it, or a static guess that it cannot matter); otherwise it searches its moves (steps 10 to 16) and
+//! stores what it found (step 17). The pruning steps trade exactness for depth: each skips work that rarely changes the result, and
+//! what it gets wrong at one depth the next iteration, one ply deeper, usually corrects.
+
+use std::sync::LazyLock;
+
+use super::driver::Worker;
+use super::ordering::pick;
+use super::smp::DEFER_DEPTH;
+use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
+use crate::engine::eval::{evaluate, see_ge, GameEval};
+use crate::engine::tt::{Bound, TtData};
+use crate::rules::movegen::GenMode;
+use crate::rules::moves::{Move, MoveList, MAX_MOVES};
+use crate::rules::piece::Kind;
+use crate::rules::position::Repetition;
+
+/// What the steps before the move loop learnt about a node, for the steps inside it.
+struct Node {
+    ply: usize,
+    depth: i32,
+    pv_node: bool,
+    in_check: bool,
+    /// -INFINITE in check.
+    static_eval: i32,
+    /// The static score beats the one two plies up.
+    improving: bool,
+}
+
+/// A move of the loop, with what the pruning and reduction steps ask of it.
+#[derive(Clone, Copy)]
+struct Candidate {
+    mv: Move,
+    /// Neither a capture nor a promotion.
+    quiet: bool,
+    gives_check: bool,
+}
+
+/// The late-move reduction before adjustments, ln(depth)·ln(moves searched)/2 rounded down, as computed when the
+/// table is filled.
+fn base_reduction(depth: i32, searched: i32) -> i32 {
+    ((depth as f32).ln() * (searched as f32).ln() / 2.0) as i32
+}
+
+/// `base_reduction` for every depth up to `MAX_PLY` and every move count below `MAX_MOVES` (0 where either is
+/// 0: never reduced), so that the move loop reads a byte instead of taking two logarithms. Those bounds cover
+/// all the search can reach: the root's depth is below `MAX_PLY` and no step deepens a child beyond its parent
+/// (a check extension only cancels the ply's step), and a node has fewer than `MAX_MOVES` moves.
+static REDUCTIONS: LazyLock<Vec<[u8; MAX_MOVES]>> = LazyLock::new(|| {
+    (0..=MAX_PLY as i32)
+        .map(|depth| {
+            let mut row = [0u8; MAX_MOVES];
+            for (searched, r) in row.iter_mut().enumerate().skip(1) {
+                if depth > 0 {
+                    // at most ln(128)·ln(599)/2 < 16
+                    *r = base_reduction(depth, searched as i32) as u8;
+                }
+            }
+            row
+        })
+        .collect()
+});
+
+#[inline]
+fn reduction_table(depth: i32, searched: i32) -> i32 {
+    debug_assert!(
+        (0..=MAX_PLY as i32).contains(&depth) && (0..MAX_MOVES as i32).contains(&searched)
+    );
+    let d = (depth.max(0) as usize).min(MAX_PLY);
+    let n = (searched.max(0) as usize).min(MAX_MOVES - 1);
+    i32::from(REDUCTIONS[d][n])
+}
+
+/// Mate scores are stored relative to the node, so that they stay right when read at another ply.
+fn score_to_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s + ply as i32
+    } else if s <= -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+fn score_from_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// The score of a table entry that settles the node without a search: one from at least this depth whose bound
+/// already decides it against the window.
+fn tt_cutoff(t: &TtData, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    if t.depth < depth {
+        return None;
+    }
+    let s = score_from_tt(t.score, ply);
+    let cut = match t.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+        Bound::None => false,
+    };
+    cut.then_some(s)
+}
+
+impl<V: GameEval> Worker<'_, V> {
+    /// What every node does first, here and in the quiescence search: counts itself, polls the stop flag and
+    /// the clock every 1024 nodes, and records its ply as the selective depth. False once the search is stopped:
+    /// the node then returns at once, and its score is never used.
+    #[inline]
+    pub(super) fn enter_node(&mut self, ply: usize) -> bool {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.check_stop();
+        }
+        if self.stopped {
+            return false;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        true
+    }
+
+    pub(super) fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        // Step 1. Initialize node. The line below starts empty, so that a parent never copies a stale one; at
+        // the horizon the quiescence search takes over, which settles the captures before a static score counts.
+        self.pv_len[ply] = 0;
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, 0);
+        }
+
+        // Step 2. Count the node and check for an aborted search (`enter_node`).
+        if !self.enter_node(ply) {
+            return 0;
+        }
+
+        // Step 3. Mate distance pruning. No score here can beat a mate in fewer plies than this node's, nor be
+        // worse than being mated at once: with the window narrowed to what is possible, a shorter mate found
+        // elsewhere cuts this subtree off at once. Costs two comparisons; saves most of the work once a mate is
+        // known.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 4. The game's rules: a repetition scored by the game's rule (the first repetition stands for the
+        // game's outcome: a loss for the side giving perpetual check, for sente in minishogi, a draw otherwise),
+        // or a draw by the move limit. Then the ply limit, where the arrays end: the static score has to do.
+        if let Some(score) = self.score_by_rule(ply) {
+            return score;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(&self.pos);
+        }
+
+        let in_check = self.pos.in_check();
+        let key = self.pos.key();
+
+        // Step 5. Transposition table lookup. A bound from an earlier search at least as deep settles the node
+        // when it already decides it against the window; not at PV nodes, whose exact line and score the root
+        // reports (a cut-off there would cut the PV short). The table's move is searched first in any case.
+        let tt = self.sh.tt.probe(key);
+        let tt_move = tt.map_or(Move::NONE, |t| t.mv);
+        if !pv_node {
+            if let Some(s) = tt.and_then(|t| tt_cutoff(&t, depth, alpha, beta, ply)) {
+                return s;
+            }
+        }
+
+        // Step 6. Static evaluation, which the pruning steps below compare with the window; the table keeps it,
+        // so a transposition saves the evaluation. Not trusted in check (a threat the static score cannot see).
+        // Improving: the static score beats the one of our previous move; prune less when it does. A score two
+        // plies up that is unknown (that node was in check, or is the root, which keeps none) counts as beaten.
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            match tt {
+                Some(t) if t.bound != Bound::None && t.eval.abs() < MATE_BOUND => t.eval,
+                _ => evaluate(&self.pos),
+            }
+        };
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        let node = Node {
+            ply,
+            depth,
+            pv_node,
+            in_check,
+            static_eval,
+            improving,
+        };
+
+        if !pv_node && !in_check {
+            // Step 7. Razoring: far below alpha near the leaves, only captures (or promotions) could save the node;
+            // if the quiescence search cannot lift it to alpha either, fail low at once. Costs a quiescence search
+            // where the margin is missed; saves the full-width search of hopeless positions.
+            if depth <= 3 && alpha.abs() < MATE_BOUND {
+                if let Some(s) = self.razor(&node, alpha) {
+                    return s;
+                }
+            }
+            if beta.abs() < MATE_BOUND {
+                // Step 8. Reverse futility pruning (static null move): far above beta at shallow depth, assume
+                // the opponent cannot catch up and cut off with the static score. The margin grows with the
+                // depth, the more the opponent could win back, and shrinks by a step when improving. Not for a
+                // bare king, which may have no legal move at all (a loss the static score cannot see).
+                if depth <= 6
+                    && static_eval - 120 * (depth - i32::from(improving)) >= beta
+                    && !self.bare_king()
+                {
+                    return static_eval;
+                }
+                // Step 9. Null move pruning.
+                if let Some(s) = self.null_move(&node, beta) {
+                    return s;
+                }
+            }
+        }
+
+        // Step 10. Generate the moves (all legal ones); none loses in all three games, checkmate or not.
+        let mut moves = MoveList::new();
+        self.pos.generate(GenMode::All, &mut moves);
+        if moves.is_empty() {
+            return -MATE + ply as i32;
+        }
+        let mut scores = self.ordering.score_moves(&self.pos, &moves, tt_move, ply);
+
+        // Step 11. Loop through the moves, best scored first (`pick`). With several workers, this node is marked
+        // as being searched, and a late move whose position another worker is searching right now is put off to
+        // the end of the list, once: by then that worker has stored its result, or this one searches something
+        // else meanwhile.
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut searched = 0;
+        let mut quiets_tried: MoveList = MoveList::new();
+        let busy = self.sh.busy.filter(|_| depth >= DEFER_DEPTH);
+        let _mark = busy.and_then(|b| b.claim(key));
+        let generated = moves.len();
+        let mut next = 0;
+        while next < moves.len() {
+            let i = next;
+            next += 1;
+            let m = pick(&mut moves, &mut scores, i);
+            let next_key = self.pos.key_after(m);
+            if let Some(b) = busy {
+                if searched > 0 && i < generated && !moves.is_full() && b.is_busy(next_key) {
+                    moves.push(m);
+                    scores[moves.len() - 1] = i32::MIN;
+                    continue;
+                }
+            }
+            self.sh.tt.prefetch(next_key);
+            let capture = !m.is_drop() && self.pos.piece_at(m.to()).is_some();
+            let quiet = !capture && !m.is_promotion();
+            let gives_check = self.pos.gives_check(m);
+            let c = Candidate {
+                mv: m,
+                quiet,
+                gives_check,
+            };
+
+            // Step 12. Pruning at shallow depth.
+            if self.prune_move(&node, c, best, alpha, searched) {
+                continue;
+            }
+
+            // Step 13. Extensions: a check that does not lose material is searched a ply deeper, since the
+            // horizon would otherwise cut a forcing line short. Sacrificial checks are not: with pieces in hand
+            // nearly every position has them, and extending them all makes the tree explode. None in the last
+            // third of the ply range, so that a long chain of checks ends before the ply limit.
+            let ext = i32::from(gives_check && ply < 2 * MAX_PLY / 3 && see_ge(&self.pos, m, 0));
+            let new_depth = depth - 1 + ext;
+
+            // Step 14. Late move reductions, decided before the move is played (they read the mover's history).
+            let r = self.reduction(&node, c, new_depth, searched);
+
+            // Step 15. Make the move and search it: the first with the full window, the others with a null
+            // window, reduced by `r`, and searched again when they beat alpha.
+            self.pos.do_move(m);
+            debug_assert_eq!(
+                self.pos.key(),
+                next_key,
+                "key_after disagrees with do_move for {m:?}"
+            );
+            let score = if searched == 0 {
+                -self.search(-beta, -alpha, new_depth, ply + 1, pv_node)
+            } else {
+                self.search_late_move(&node, alpha, beta, new_depth, r)
+            };
+            self.pos.undo_move();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+
+            // Step 16. Check for a new best move. A quiet move that cuts off becomes a killer and gains history
+            // (the quiet moves tried before it lose some), so that it comes early in the next similar node.
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.ordering
+                                .reward_quiet(&self.pos, m, &quiets_tried, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(m);
+            }
+        }
+        if searched == 0 {
+            // every move was pruned: fail low with a bound the table may keep
+            return alpha;
+        }
+
+        // Step 17. Store the result in the transposition table: the score with its bound, the best move (none
+        // after a fail low), and the static score for the next visit.
+        self.store(key, &node, best, best_move, original_alpha, beta);
+        best
+    }
+
+    /// Step 4: the score the game's rules give this node, if they end the game here.
+    fn score_by_rule(&self, ply: usize) -> Option<i32> {
+        match self.pos.repetition(32) {
+            Repetition::None => {
+                let limit = self.sh.max_moves_to_draw;
+                (limit > 0 && self.pos.move_number() > limit).then(|| self.draw_score())
+            }
+            Repetition::Draw => Some(self.draw_score()),
+            Repetition::Win => Some(MATE - ply as i32),
+            Repetition::Loss => Some(-MATE + ply as i32),
+        }
+    }
+
+    fn draw_score(&self) -> i32 {
+        if self.pos.side_to_move() == self.sh.root_side {
+            self.sh.draw_value
+        } else {
+            -self.sh.draw_value
+        }
+    }
+
+    /// Step 7: razoring's verdict, if it settles the node (0 when the search was stopped meanwhile).
+    fn razor(&mut self, n: &Node, alpha: i32) -> Option<i32> {
+        let margin = 300 + 250 * n.depth * n.depth;
+        if n.static_eval + margin >= alpha {
+            return None;
+        }
+        let v = self.qsearch(alpha - 1, alpha, n.ply, 0);
+        if self.stopped {
+            return Some(0);
+        }
+        if v >= alpha {
+            return None;
+        }
+        // the quiescence search does not see a position without legal moves, lost in all three games
+        Some(if self.pos.has_legal_move() {
+            v
+        } else {
+            -MATE + n.ply as i32
+        })
+    }
+
+    /// Step 9. Null move pruning: let the opponent move twice; if a reduced search still cannot bring them below
+    /// beta, this node fails high. Costs one shallow search; where it cuts, saves a full-width one, the largest
+    /// single saving of the search. Wrong in zugzwang, so skipped with only king and pawns; and where a quiet drop
+    /// can mate (`king_in_danger`), which passing hides. Never twice in a row, which would only return to the
+    /// same position. From depth 10 a fail high is verified by a reduced search of this node itself, since a
+    /// wrong cut-off that deep hides too much. Returns the fail-high score (0 when stopped meanwhile).
+    fn null_move(&mut self, n: &Node, beta: i32) -> Option<i32> {
+        let depth = n.depth;
+        if depth < 3
+            || n.static_eval < beta
+            || !self.has_pieces()
+            || !self.last_move_not_null()
+            || self.king_in_danger()
+        {
+            return None;
+        }
+        let r = 3 + depth / 4;
+        self.pos.do_null_move();
+        let s = -self.search(-beta, -beta + 1, depth - 1 - r, n.ply + 1, false);
+        self.pos.undo_null_move();
+        if self.stopped {
+            return Some(0);
+        }
+        if s < beta {
+            return None;
+        }
+        // an unproven mate is not reported: the null move is not a legal move
+        let s = if s >= MATE_BOUND { beta } else { s };
+        if depth < 10 {
+            return Some(s);
+        }
+        let v = self.search(beta - 1, beta, depth - 1 - r, n.ply, false);
+        (v >= beta).then_some(s)
+    }
+
+    /// Step 12. Pruning at shallow depth, skipping a move without searching it: not at PV nodes, in check, for
+    /// checks, nor before some move has escaped being mated. Static-exchange pruning skips moves that lose
+    /// material outright (quiet moves by more than captures, as they gain nothing back). Late-move pruning skips
+    /// late quiet moves, which rarely matter once the ordering has put the promising ones first (twice as late
+    /// when improving). Futility pruning skips quiet moves when the static score is so far below alpha that a
+    /// quiet move cannot make up for it.
+    fn prune_move(&self, n: &Node, c: Candidate, best: i32, alpha: i32, searched: i32) -> bool {
+        if n.pv_node || n.in_check || best <= -MATE_BOUND || c.gives_check {
+            return false;
+        }
+        let depth = n.depth;
+        if depth <= 6 {
+            let margin = if c.quiet {
+                -40 * depth * depth
+            } else {
+                -120 * depth
+            };
+            if !see_ge(&self.pos, c.mv, margin) {
+                return true;
+            }
+        }
+        if c.quiet {
+            if depth <= 6 && searched >= (4 + depth * depth) / (2 - i32::from(n.improving)) {
+                return true;
+            }
+            if depth <= 3 && n.static_eval + 150 + 120 * depth <= alpha {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Step 14. Late move reductions: a quiet move that comes late in the ordering is unlikely to beat alpha, so
+    /// it is searched shallower first (and again at full depth if it does beat alpha). The reduction grows with
+    /// the depth and the number of moves searched before (`REDUCTIONS`); it is one less at PV nodes and for
+    /// killers, and less or more by the move's history. Not for the first three moves, captures, promotions,
+    /// checks and evasions. This is where the search's depth comes from: most moves of most nodes are reduced.
+    fn reduction(&self, n: &Node, c: Candidate, new_depth: i32, searched: i32) -> i32 {
+        if n.depth < 3 || searched < 3 || !c.quiet || n.in_check || c.gives_check {
+            return 0;
+        }
+        let mut r = reduction_table(n.depth, searched);
+        if n.pv_node {
+            r -= 1;
+        }
+        if self.ordering.is_killer(n.ply, c.mv) {
+            r -= 1;
+        }
+        // moves that have often cut off elsewhere are reduced less, moves that never do more
+        r -= self.ordering.history(self.pos.side_to_move(), c.mv) / 8192;
+        r.clamp(0, new_depth - 1)
+    }
+
+    /// Step 15 for every move after the first (principal variation search): a null window proves the move no
+    /// better than alpha at the cost of a small tree, first at the reduced depth; a move that beats alpha there
+    /// is searched at full depth, and at a PV node with the full window to get its exact score and line.
+    fn search_late_move(&mut self, n: &Node, alpha: i32, beta: i32, new_depth: i32, r: i32) -> i32 {
+        let ply = n.ply + 1;
+        let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply, false);
+        if s > alpha && r > 0 && !self.stopped {
+            s = -self.search(-alpha - 1, -alpha, new_depth, ply, false);
+        }
+        if s > alpha && s < beta && n.pv_node && !self.stopped {
+            s = -self.search(-beta, -alpha, new_depth, ply, true);
+        }
+        s
+    }
+
+    /// Step 17: the node's result in the table.
+    fn store(
+        &self,
+        key: u64,
+        n: &Node,
+        best: i32,
+        best_move: Move,
+        original_alpha: i32,
+        beta: i32,
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.sh.tt.store(
+            key,
+            TtData {
+                mv: best_move,
+                score: score_to_tt(best, n.ply),
+                eval: if n.in_check { 0 } else { n.static_eval },
+                depth: n.depth,
+                bound,
+            },
+        );
+    }
+
+    /// Appends the child's line to `m` as this ply's principal variation.
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][0] = m;
+        let n = self.pv_len[ply + 1].min(MAX_PLY - 1);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
+        self.pv_len[ply] = n + 1;
+    }
+
+    /// Whether the side to move's king may face a mating attack: enemy pieces near it while the enemy holds
+    /// pieces to drop. Passing (null move) and static cut-offs are unsound there: a quiet drop can mate.
+    fn king_in_danger(&self) -> bool {
+        let us = self.pos.side_to_move();
+        let them = !us;
+        let hand = self.pos.hand(them);
+        if hand.total() == 0 {
+            return false;
+        }
+        let zone = crate::rules::position::Bb::<V>::from_u128(
+            V::tables().near2[self.pos.king(us).index()],
+        );
+        (zone & self.pos.color_bb(them) & !self.pos.kind_bb(Kind::King)).any()
+    }
+
+    /// Whether the side to move has nothing but its king, on the board and in hand.
+    fn bare_king(&self) -> bool {
+        let us = self.pos.side_to_move();
+        self.pos.color_bb(us).count() == 1 && self.pos.hand(us).total() == 0
+    }
+
+    /// Whether the side to move has a piece besides pawns and its king, on the board or in hand.
+    fn has_pieces(&self) -> bool {
+        let us = self.pos.side_to_move();
+        let board =
+            self.pos.color_bb(us) & !self.pos.kind_bb(Kind::Pawn) & !self.pos.kind_bb(Kind::King);
+        board.any() || self.pos.hand(us).total() > self.pos.hand(us).count(Kind::Pawn) as u32
+    }
+
+    fn last_move_not_null(&self) -> bool {
+        self.pos.history().last().is_none_or(|s| !s.mv.is_none())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table holds exactly what the formula gives, wherever the search can read it.
+    #[test]
+    fn reduction_table_matches_the_formula() {
+        for depth in 1..=MAX_PLY as i32 {
+            for searched in 1..MAX_MOVES as i32 {
+                let r = base_reduction(depth, searched);
+                assert!((0..16).contains(&r), "{depth} {searched}: {r}");
+                assert_eq!(reduction_table(depth, searched), r, "{depth} {searched}");
+            }
+        }
+    }
+}

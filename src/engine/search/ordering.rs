@@ -1,0 +1,157 @@
+//! Move ordering: what a worker learns about quiet moves as it searches (killers, history, counter moves), the
+//! scores it gives each move from that and from the captures' values, and the picker that hands the moves out
+//! best first. Alpha-beta cuts off sooner the earlier it meets the best move, so ordering is most of its speed.
+
+use super::MAX_PLY;
+use crate::engine::eval::{capture_value, see_ge, GameEval};
+use crate::rules::moves::{Move, MoveList, MAX_MOVES};
+use crate::rules::piece::Color;
+use crate::rules::position::Position;
+
+/// History index of a move: its origin square or dropped kind, and its destination.
+#[inline]
+fn history_index(m: Move) -> usize {
+    let from = if m.is_drop() {
+        81 + m.dropped().index()
+    } else {
+        m.from().index()
+    };
+    from * 81 + m.to().index()
+}
+const HISTORY_SIZE: usize = 88 * 81;
+
+/// Move scores, by the move's place in its list.
+pub(super) type Scores = [i32; MAX_MOVES];
+
+/// One worker's move-ordering statistics: each search starts them empty.
+pub(super) struct MoveOrdering {
+    /// Two quiet moves per ply that last cut off there: a sibling position often has the same refutation.
+    killers: [[Move; 2]; MAX_PLY + 1],
+    /// Per colour and `history_index`: raised for a quiet move that cuts off, lowered for the quiet moves
+    /// tried before it, both by the square of the depth.
+    history: Vec<[i32; HISTORY_SIZE]>,
+    /// The quiet move that last cut off right after the opponent's move, by that move's `history_index`.
+    counter_moves: Vec<Move>,
+}
+
+impl MoveOrdering {
+    pub(super) fn new() -> Self {
+        MoveOrdering {
+            killers: [[Move::NONE; 2]; MAX_PLY + 1],
+            history: vec![[0; HISTORY_SIZE]; 2],
+            counter_moves: vec![Move::NONE; HISTORY_SIZE],
+        }
+    }
+
+    #[inline]
+    pub(super) fn is_killer(&self, ply: usize, m: Move) -> bool {
+        m == self.killers[ply][0] || m == self.killers[ply][1]
+    }
+
+    /// The history score of a quiet move by `us`.
+    #[inline]
+    pub(super) fn history(&self, us: Color, m: Move) -> i32 {
+        self.history[us.index()][history_index(m)]
+    }
+
+    /// Credits the quiet move `m` that cut off at `ply` (of `pos`, before it is played), and debits the quiet
+    /// moves `tried` before it in vain.
+    pub(super) fn reward_quiet<V: GameEval>(
+        &mut self,
+        pos: &Position<V>,
+        m: Move,
+        tried: &MoveList,
+        depth: i32,
+        ply: usize,
+    ) {
+        if self.killers[ply][0] != m {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = m;
+        }
+        // the bonus is capped, and each update pulls towards it in proportion to what is left (a gravity that
+        // keeps the values within about +-16384 without rescaling)
+        let bonus = (depth * depth).min(400);
+        let h = &mut self.history[pos.side_to_move().index()];
+        let e = &mut h[history_index(m)];
+        *e += bonus - *e * bonus / 16384;
+        for &q in tried {
+            let e = &mut h[history_index(q)];
+            *e -= bonus + *e * bonus / 16384;
+        }
+        if let Some(prev) = pos.history().last() {
+            if !prev.mv.is_none() {
+                self.counter_moves[history_index(prev.mv)] = m;
+            }
+        }
+    }
+
+    /// Scores `moves` for `pick`: the table's move, winning captures and promotions, killers, the counter move,
+    /// then quiet moves by history, with losing captures after the killers.
+    pub(super) fn score_moves<V: GameEval>(
+        &self,
+        pos: &Position<V>,
+        moves: &MoveList,
+        tt_move: Move,
+        ply: usize,
+    ) -> Scores {
+        let mut scores = [0i32; MAX_MOVES];
+        let us = pos.side_to_move();
+        let counter = pos
+            .history()
+            .last()
+            .filter(|s| !s.mv.is_none())
+            .map_or(Move::NONE, |s| self.counter_moves[history_index(s.mv)]);
+        for (i, &m) in moves.iter().enumerate() {
+            scores[i] = if m == tt_move {
+                1 << 30
+            } else if !m.is_drop() && pos.piece_at(m.to()).is_some() {
+                // captures: most valuable victim first, then least valuable attacker; losing ones (by static
+                // exchange) after the killers
+                let victim = capture_value::<V>(pos.piece_at(m.to()).kind());
+                let attacker = V::BOARD_VALUE[pos.piece_at(m.from()).kind().index()];
+                let base = if see_ge(pos, m, 0) { 1 << 28 } else { 1 << 24 };
+                base + victim * 16 - attacker / 16 + if m.is_promotion() { 500 } else { 0 }
+            } else if m.is_promotion() {
+                (1 << 27) + 100
+            } else if m == self.killers[ply][0] {
+                (1 << 26) + 2
+            } else if m == self.killers[ply][1] {
+                (1 << 26) + 1
+            } else if m == counter {
+                1 << 25
+            } else {
+                self.history[us.index()][history_index(m)]
+            };
+        }
+        scores
+    }
+}
+
+/// Moves the best-scored remaining move to `i` and returns it: a selection step for the first few moves (a
+/// cut-off usually comes early), then one sort of the rest.
+#[inline]
+pub(super) fn pick(moves: &mut MoveList, scores: &mut Scores, i: usize) -> Move {
+    const SELECT: usize = 6;
+    if i == SELECT && moves.len() > SELECT + 1 {
+        let n = moves.len();
+        let mut pairs: arrayvec::ArrayVec<(i32, Move), MAX_MOVES> =
+            (SELECT..n).map(|j| (scores[j], moves[j])).collect();
+        pairs.sort_unstable_by_key(|p| std::cmp::Reverse(p.0));
+        for (k, (sc, m)) in pairs.into_iter().enumerate() {
+            scores[SELECT + k] = sc;
+            moves[SELECT + k] = m;
+        }
+    }
+    if i >= SELECT {
+        return moves[i];
+    }
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    scores.swap(i, best);
+    moves[i]
+}

@@ -1,0 +1,114 @@
+//! The quiescence search: beyond the horizon, only moves that change the material (captures, and a pawn's
+//! promotion at the first ply) are searched, until the position is quiet enough for its static score to count.
+//! In check every evasion is searched, since standing pat is no option there.
+
+use super::driver::Worker;
+use super::ordering::pick;
+use super::{INFINITE, MATE, MAX_PLY};
+use crate::engine::eval::{capture_value, evaluate, see_ge, GameEval};
+use crate::rules::movegen::GenMode;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::piece::Kind;
+use crate::rules::position::Position;
+
+/// What promoting adds to the moving piece's board value (0 for a move that does not promote).
+fn promotion_gain<V: GameEval>(pos: &Position<V>, m: Move) -> i32 {
+    if !m.is_promotion() {
+        return 0;
+    }
+    let k = pos.piece_at(m.from()).kind();
+    k.promoted()
+        .map_or(0, |p| V::BOARD_VALUE[p.index()] - V::BOARD_VALUE[k.index()])
+}
+
+impl<V: GameEval> Worker<'_, V> {
+    pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: i32) -> i32 {
+        if !self.enter_node(ply) {
+            return 0;
+        }
+        let in_check = self.pos.in_check();
+        // the ply limit, and one on the quiescence plies: evasions, drops among them, could go on for long
+        if ply >= MAX_PLY - 1 || qdepth > 16 {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+        let mut moves = MoveList::new();
+        let stand_pat;
+        if in_check {
+            // all evasions; no legal move is mate
+            self.pos.generate(GenMode::All, &mut moves);
+            if moves.is_empty() {
+                return -MATE + ply as i32;
+            }
+            stand_pat = -INFINITE;
+        } else {
+            // stand pat: the side to move need not capture, so the static score is a lower bound
+            stand_pat = evaluate(&self.pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            self.pos.generate(GenMode::Captures, &mut moves);
+            // Promotions that gain much (a pawn's, a rook's) change the material as a capture does; searched at
+            // the first quiescence ply only, where they matter most and cost least.
+            if qdepth == 0 {
+                let start = moves.len();
+                self.pos.generate(GenMode::QuietPromotions, &mut moves);
+                let mut i = start;
+                while i < moves.len() {
+                    if self.pos.piece_at(moves[i].from()).kind() == Kind::Pawn {
+                        i += 1;
+                    } else {
+                        moves.swap_remove(i);
+                    }
+                }
+            }
+        }
+        let mut scores = self
+            .ordering
+            .score_moves(&self.pos, &moves, Move::NONE, ply.min(MAX_PLY));
+        let mut best = stand_pat;
+        for i in 0..moves.len() {
+            let m = pick(&mut moves, &mut scores, i);
+            if !in_check {
+                // Delta pruning: even winning this piece (or promoting) cannot lift the score to alpha.
+                let target = self.pos.piece_at(m.to());
+                let gain = if target.is_some() {
+                    capture_value::<V>(target.kind()) + promotion_gain::<V>(&self.pos, m)
+                } else {
+                    promotion_gain::<V>(&self.pos, m)
+                };
+                if stand_pat + gain + 200 <= alpha {
+                    continue;
+                }
+                // losing captures cannot raise the score
+                if !see_ge(&self.pos, m, 0) {
+                    continue;
+                }
+                // skip the non-promotion when promoting is possible (the promotion is searched)
+                if !m.is_promotion()
+                    && moves
+                        .iter()
+                        .any(|&o| o.is_promotion() && o.from() == m.from() && o.to() == m.to())
+                {
+                    continue;
+                }
+            }
+            self.pos.do_move(m);
+            let s = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
+            self.pos.undo_move();
+            if self.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

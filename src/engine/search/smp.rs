@@ -1,0 +1,99 @@
+//! The Lazy SMP pieces: the thread pool, what the workers of one search share, and the table of nodes being
+//! searched that makes them spread out.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use super::{Control, Info, Limits, SearchResult};
+use crate::engine::tt::TranspositionTable;
+use crate::rules::piece::Color;
+
+/// Each worker's stack: the node search recurses up to `MAX_PLY` deep with move lists on the stack.
+const STACK_SIZE: usize = 64 * 1024 * 1024;
+
+pub(super) fn build_pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .stack_size(STACK_SIZE)
+        .thread_name(|i| format!("search-{i}"))
+        .build()
+        .unwrap_or_else(|e| panic!("cannot start search threads: {e}"))
+}
+
+/// What the workers of one search share.
+pub(super) struct Shared<'a> {
+    pub(super) tt: &'a TranspositionTable,
+    pub(super) control: &'a Control,
+    /// Nodes searched, one counter per worker, each written by its worker only.
+    pub(super) counters: &'a [AtomicU64],
+    pub(super) limits: &'a Limits,
+    pub(super) optimum: Option<Duration>,
+    pub(super) maximum: Option<Duration>,
+    pub(super) on_info: &'a (dyn Fn(&Info) + Sync),
+    pub(super) draw_value: i32,
+    pub(super) max_moves_to_draw: u32,
+    pub(super) root_side: Color,
+    /// The deepest iteration any worker has completed, with its result.
+    pub(super) deepest: Mutex<Option<SearchResult>>,
+    /// Nodes being searched, with more than one worker.
+    pub(super) busy: Option<&'a BusyTable>,
+}
+
+impl Shared<'_> {
+    pub(super) fn total_nodes(&self) -> u64 {
+        self.counters
+            .iter()
+            .map(|c| c.load(Ordering::Relaxed))
+            .sum()
+    }
+}
+
+/// Nodes that some worker is searching right now, by key (ABDADA's "exclusive" flag, without its counters): a
+/// worker that meets a late move whose position another worker is already searching puts it off to the end of
+/// its list, so that two workers spend less time on the same subtree at the same moment. Only nodes with at
+/// least `DEFER_DEPTH` plies to go are marked; a slot taken by another position is simply not marked.
+pub(super) struct BusyTable {
+    slots: Vec<AtomicU64>,
+}
+
+const BUSY_SLOTS: usize = 1 << 15;
+/// Shallower nodes are over too soon for another worker to gain by avoiding them.
+pub(super) const DEFER_DEPTH: i32 = 3;
+
+impl BusyTable {
+    pub(super) fn new() -> Self {
+        BusyTable {
+            slots: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+    #[inline]
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[(key as usize) & (BUSY_SLOTS - 1)]
+    }
+    #[inline]
+    pub(super) fn is_busy(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+    /// Marks `key` as being searched; the guard clears the mark when the node is done.
+    #[inline]
+    pub(super) fn claim(&self, key: u64) -> Option<BusyGuard<'_>> {
+        let slot = self.slot(key);
+        slot.compare_exchange(0, key, Ordering::Relaxed, Ordering::Relaxed)
+            .ok()
+            .map(|_| BusyGuard { slot, key })
+    }
+}
+
+pub(super) struct BusyGuard<'a> {
+    slot: &'a AtomicU64,
+    key: u64,
+}
+
+impl Drop for BusyGuard<'_> {
+    fn drop(&mut self) {
+        let _ = self
+            .slot
+            .compare_exchange(self.key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
