@@ -3,8 +3,8 @@
 //!
 //! A node returns early where it can (steps 1 to 9: the horizon, an aborted search, a bound or a rule that
 //! settles it, or a static guess that it cannot matter); otherwise it searches its moves (steps 10 to 16) and
-//! stores what it found (step 17). The pruning steps trade exactness for depth: each skips work that rarely changes the result, and
-//! what it gets wrong at one depth the next iteration, one ply deeper, usually corrects.
+//! stores what it found (step 17). The pruning steps trade exactness for depth: each skips work that rarely
+//! changes the result, and what it gets wrong at one depth the next iteration, one ply deeper, usually corrects.
 
 use std::sync::LazyLock;
 
