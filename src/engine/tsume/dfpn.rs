@@ -169,7 +169,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
         let ms = t.as_millis() as u64;
         MateProgress {
             nodes: self.nodes,
-            nps: if ms > 0 { self.nodes * 1000 / ms } else { 0 },
+            nps: (self.nodes * 1000).checked_div(ms).unwrap_or(0),
             hashfull: self.tt.hashfull(),
             time_ms: ms,
         }
@@ -295,7 +295,11 @@ impl<'a, V: Variant> Searcher<'a, V> {
                     self.estimate(&mut c, or_node, child_rem);
                 }
             }
-            let settles = if or_node { c.pn == 0 } else { c.dn == 0 && c.rep == NO_REP };
+            let settles = if or_node {
+                c.pn == 0
+            } else {
+                c.dn == 0 && c.rep == NO_REP
+            };
             children.push(c);
             if settles {
                 break;
@@ -441,7 +445,8 @@ impl<'a, V: Variant> Searcher<'a, V> {
             r
         } else {
             let (best, _, _) = select(or_node, &children);
-            self.tt.store(key, hand, pn, dn, 0, children[best].mv.raw(), amount);
+            self.tt
+                .store(key, hand, pn, dn, 0, children[best].mv.raw(), amount);
             NodeResult {
                 pn,
                 dn,
@@ -471,7 +476,10 @@ impl<'a, V: Variant> Searcher<'a, V> {
             } else if let Some(k) = captured_kind(&self.pos, c.mv) {
                 ph = ph.minus(k);
             }
-            debug_assert!(hand.dominates(ph), "proof pieces {ph:?} exceed the hand {hand:?}");
+            debug_assert!(
+                hand.dominates(ph),
+                "proof pieces {ph:?} exceed the hand {hand:?}"
+            );
             let r = NodeResult {
                 pn: 0,
                 dn: INF,

@@ -42,8 +42,8 @@ impl HandBits {
 
     pub fn from_hand(h: &Hand) -> HandBits {
         let mut v = 0;
-        for i in 0..HAND_KIND_COUNT {
-            v |= (h.count(Kind::from_index(i)) as u32) << SHIFT[i];
+        for (i, shift) in SHIFT.iter().enumerate() {
+            v |= (h.count(Kind::from_index(i)) as u32) << shift;
         }
         HandBits(v)
     }

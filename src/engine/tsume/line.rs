@@ -8,7 +8,9 @@
 //! The line is finally replayed on a fresh position and checked.
 
 use super::dfpn::Searcher;
-use super::moves::{board_key_after, captured_kind, generate_checks, generate_evasions, is_futile_interposition};
+use super::moves::{
+    board_key_after, captured_kind, generate_checks, generate_evasions, is_futile_interposition,
+};
 use super::table::DEPTH_INF;
 use crate::rules::movegen::GenMode;
 use crate::rules::moves::{Move, MoveList};
@@ -45,7 +47,11 @@ struct Candidate {
 /// `exact` asks for depth-limited searches that make the defence the longest one; they stop with the
 /// search's limits, and the rest of the line then follows the table's bounds. Returns `None` if the table lost
 /// a needed proof.
-pub fn principal_line<V: Variant>(s: &mut Searcher<V>, value: u16, mut exact: bool) -> Option<Vec<Move>> {
+pub fn principal_line<V: Variant>(
+    s: &mut Searcher<V>,
+    value: u16,
+    mut exact: bool,
+) -> Option<Vec<Move>> {
     let mut line = Vec::new();
     let mut v = value;
     let result = loop {
@@ -117,7 +123,11 @@ pub fn principal_line<V: Variant>(s: &mut Searcher<V>, value: u16, mut exact: bo
                     }
                     None => limit,
                 };
-                cands.push(Candidate { mv: m, futile, bound });
+                cands.push(Candidate {
+                    mv: m,
+                    futile,
+                    bound,
+                });
             }
             // the longest defence first (futile interpositions count two plies less); real moves before futile
             // ones; captures last among equals, since they leave the attacker's hand as it is
@@ -183,14 +193,19 @@ fn proven_len<V: Variant>(s: &Searcher<V>, m: Move, limit: u16) -> Option<u16> {
     } else {
         hand
     };
-    let p = s.tt.probe(board_key_after(&s.pos, m), child_hand, limit, 1, 1);
+    let p =
+        s.tt.probe(board_key_after(&s.pos, m), child_hand, limit, 1, 1);
     (p.pn == 0).then_some(p.len)
 }
 
 /// Replays a mating line from `root` and checks it: every move legal, every attacker move a check, and at the
 /// end the defender to move with no legal move but futile interpositions (none at all when `futile_rule` is
 /// off). Returns the mate's length, futile interpositions (and their captures) not counted.
-pub fn verify<V: Variant>(root: &Position<V>, line: &[Move], futile_rule: bool) -> Result<usize, String> {
+pub fn verify<V: Variant>(
+    root: &Position<V>,
+    line: &[Move],
+    futile_rule: bool,
+) -> Result<usize, String> {
     let mut pos = root.clone();
     let attacker = pos.side_to_move();
     let mut futile = 0;

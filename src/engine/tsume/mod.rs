@@ -113,7 +113,10 @@ pub enum DefenderHand {
 }
 
 /// Parses a tsume SFEN: the attacker (side to move) may lack a king, and the defender's hand follows `rule`.
-pub fn tsume_position<V: Variant>(sfen: &str, rule: DefenderHand) -> Result<Position<V>, SfenError> {
+pub fn tsume_position<V: Variant>(
+    sfen: &str,
+    rule: DefenderHand,
+) -> Result<Position<V>, SfenError> {
     let pos = Position::<V>::from_tsume_sfen(sfen)?;
     let defender = !pos.side_to_move();
     if rule == DefenderHand::AsGiven || !pos.hand(defender).is_empty() {
@@ -146,7 +149,11 @@ pub fn tsume_position<V: Variant>(sfen: &str, rule: DefenderHand) -> Result<Posi
                 hands.push_str(&n.to_string());
             }
             let l = k.letter();
-            hands.push(if c == Color::Black { l } else { l.to_ascii_lowercase() });
+            hands.push(if c == Color::Black {
+                l
+            } else {
+                l.to_ascii_lowercase()
+            });
         }
     }
     if hands.is_empty() {

@@ -68,7 +68,9 @@ pub fn generate_checks<V: Variant>(pos: &Position<V>, list: &mut MoveList) {
             continue;
         }
         let p2 = pos.piece_at(second.lsb());
-        if p2.color() == us && t.slides[us.index()][p2.kind().index()] & (1 << opposite_direction(d)) != 0 {
+        if p2.color() == us
+            && t.slides[us.index()][p2.kind().index()] & (1 << opposite_direction(d)) != 0
+        {
             discoverers |= first;
         }
     }
@@ -104,7 +106,8 @@ pub fn generate_checks<V: Variant>(pos: &Position<V>, list: &mut MoveList) {
                 if promoting.is_empty() {
                     continue;
                 }
-                let pro_checks = Position::<V>::attacks_from(them, pk, ek, occ_without) | discovered;
+                let pro_checks =
+                    Position::<V>::attacks_from(them, pk, ek, occ_without) | discovered;
                 for sq in promoting & pro_checks {
                     list.push(Move::normal(from, sq, true));
                 }
@@ -134,9 +137,9 @@ pub fn generate_evasions<V: Variant>(pos: &Position<V>, list: &mut MoveList) {
 }
 
 /// Whether an evasion is a futile interposition (無駄合い): a piece dropped between a distant checker and the
-/// king where no defender but the king guards it, and where, once the checker takes it, the king could not take
-/// back (the square is not next to the king, or another attacker guards it). Such a drop only delays the mate
-/// by two plies, and tsume lengths do not count it. Interpositions by a board move always count.
+/// king on a square that no defender piece guards, the king included (so the checker takes it for free and
+/// stands no nearer to being taken). Such a drop only delays the mate by two plies, and tsume lengths do not
+/// count it. An interposition next to the king, a guarded one, and one by a board move always count.
 pub fn is_futile_interposition<V: Variant>(pos: &Position<V>, m: Move) -> bool {
     if !m.is_drop() {
         return false;
@@ -146,25 +149,13 @@ pub fn is_futile_interposition<V: Variant>(pos: &Position<V>, m: Move) -> bool {
         return false;
     }
     let us = pos.side_to_move();
-    let them = !us;
     let ksq = pos.king(us);
-    let checker = checkers.lsb();
     let to = m.to();
-    if !Position::<V>::between(ksq, checker).has(to) {
+    if !Position::<V>::between(ksq, checkers.lsb()).has(to) {
         return false;
     }
     let occ = pos.occupied() | Bitboard::square(to);
-    let guards = pos.attackers_to(us, to, occ) & !Bitboard::square(ksq);
-    if guards.any() {
-        return false;
-    }
-    let t = V::tables();
-    let next_to_king = Bb::<V>::from_u128(t.step[us.index()][Kind::King.index()][ksq.index()]).has(to);
-    if !next_to_king {
-        return true;
-    }
-    let after_capture = occ ^ Bitboard::square(checker);
-    (pos.attackers_to(them, to, after_capture) & !Bitboard::square(checker)).any()
+    !pos.is_attacked(us, to, occ)
 }
 
 /// The board key (pieces and side to move, no hands) after a legal move, without playing it.
@@ -230,7 +221,9 @@ mod tests {
 
     #[test]
     fn direct_checks_match_the_filtered_legal_moves() {
-        same_as_filtered::<Shogi>("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+        same_as_filtered::<Shogi>(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        );
         same_as_filtered::<Shogi>("7nl/5+Rgk1/6ppp/9/9/9/9/9/4K4 b BGSNLPb2g3s2n3l15p 1");
         same_as_filtered::<Shogi>("4k4/9/4P4/9/9/9/9/9/4K3L b GSN2Pr2b3g3s3n3l15p 1");
         same_as_filtered::<Shogi>("3k5/9/3LS4/9/3R5/9/9/9/B8 b GN 1");

@@ -95,7 +95,11 @@ impl SuiteSummary {
 
 /// Solves every problem with the same limits (a table of `limits.hash_mb`, cleared per problem), printing a
 /// line per problem through `out`.
-pub fn run_suite<V: Variant>(problems: &[Problem], limits: &MateLimits, out: &mut dyn FnMut(&str)) -> SuiteSummary {
+pub fn run_suite<V: Variant>(
+    problems: &[Problem],
+    limits: &MateLimits,
+    out: &mut dyn FnMut(&str),
+) -> SuiteSummary {
     let stop = AtomicBool::new(false);
     let mut table = Table::new(limits.hash_mb);
     let mut sum = SuiteSummary {
@@ -136,7 +140,11 @@ pub fn run_suite<V: Variant>(problems: &[Problem], limits: &MateLimits, out: &mu
                         "ok"
                     }
                 };
-                let shortest = if r.shortest_proven { "" } else { " (not proven shortest)" };
+                let shortest = if r.shortest_proven {
+                    ""
+                } else {
+                    " (not proven shortest)"
+                };
                 (verdict, format!("mate {len}{shortest} {}", line.join(" ")))
             }
             (MateResult::NoMate, Expected::NoMate | Expected::Unknown) => {
@@ -174,7 +182,8 @@ mod tests {
 
     #[test]
     fn suite_lines_of_every_form_parse() {
-        let text = "# comment\n\n4k4/9/4P4/9/9/9/9/9/9 b G 1 ; 1\n4k4/9/9/9/9/9/9/9/9 b - 1 ; nomate\n\
+        let text =
+            "# comment\n\n4k4/9/4P4/9/9/9/9/9/9 b G 1 ; 1\n4k4/9/9/9/9/9/9/9/9 b - 1 ; nomate\n\
                     4k4/9/4P4/9/9/9/9/9/9 b G 1 moves G*5b\n4k4/9/4P4/9/9/9/9/9/9 b G 1\n";
         let p = parse_suite(text).unwrap();
         assert_eq!(p.len(), 4);

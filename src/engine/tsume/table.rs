@@ -85,7 +85,14 @@ impl Table {
     /// pieces dominate `hand` and it held for at least `depth`. Otherwise the exact entry's numbers are returned,
     /// tightened by the unsolved entries of dominated and dominating hands (a stronger hand is at least as hard
     /// to disprove, a weaker one at least as hard to prove).
-    pub fn probe(&self, key: u64, hand: HandBits, depth: u16, default_pn: u32, default_dn: u32) -> Probe {
+    pub fn probe(
+        &self,
+        key: u64,
+        hand: HandBits,
+        depth: u16,
+        default_pn: u32,
+        default_dn: u32,
+    ) -> Probe {
         let b = self.bucket(key);
         let mut r = Probe {
             pn: default_pn,
@@ -102,7 +109,8 @@ impl Table {
             }
             let eh = HandBits::from_raw(e.hand);
             if e.pn == 0 {
-                if hand.dominates(eh) && e.len <= depth && best_proof.is_none_or(|p| e.len < p.len) {
+                if hand.dominates(eh) && e.len <= depth && best_proof.is_none_or(|p| e.len < p.len)
+                {
                     best_proof = Some(e);
                 }
             } else if e.dn == 0 {
@@ -142,7 +150,16 @@ impl Table {
 
     /// Stores a result. A proof or disproof also drops the entries of the same board that it makes redundant.
     #[allow(clippy::too_many_arguments)]
-    pub fn store(&mut self, key: u64, hand: HandBits, pn: u32, dn: u32, len: u16, mv: u16, amount: u64) {
+    pub fn store(
+        &mut self,
+        key: u64,
+        hand: HandBits,
+        pn: u32,
+        dn: u32,
+        len: u16,
+        mv: u16,
+        amount: u64,
+    ) {
         let b = self.bucket(key);
         let amount = amount.clamp(1, u32::MAX as u64) as u32;
         let new = Entry {
@@ -218,7 +235,11 @@ mod tests {
         let gs = g.plus(Kind::Silver);
         t.store(42, g, 0, INF, 5, 0, 10);
         assert_eq!(t.probe(42, gs, 100, 1, 1).pn, 0);
-        assert_eq!(t.probe(42, gs, 3, 1, 1).pn, 1, "a 5-ply proof is no proof within 3 plies");
+        assert_eq!(
+            t.probe(42, gs, 3, 1, 1).pn,
+            1,
+            "a 5-ply proof is no proof within 3 plies"
+        );
         assert_eq!(t.probe(42, HandBits::EMPTY, 100, 1, 1).pn, 1);
         t.store(7, gs, INF, 0, DEPTH_INF, 0, 10);
         assert_eq!(t.probe(7, g, 100, 1, 1).dn, 0);
