@@ -207,7 +207,7 @@ mod tests {
 
     /// Direct check generation must list exactly the legal moves that give check.
     fn same_as_filtered<V: Variant>(sfen: &str) {
-        let pos = Position::<V>::from_tsume_sfen(sfen).unwrap();
+        let pos = Position::<V>::from_tsume_sfen(sfen).expect(sfen);
         let mut a = MoveList::new();
         generate_checks(&pos, &mut a);
         let mut b = MoveList::new();
@@ -219,15 +219,38 @@ mod tests {
         assert_eq!(a, b, "{sfen}");
     }
 
+    /// The same over random playouts from each game's start (many positions with pins, checks and drops).
+    fn playouts<V: Variant>(seed: u64) {
+        let mut rng = crate::rules::rng::SplitMix64::new(seed);
+        for _ in 0..40 {
+            let mut pos = Position::<V>::startpos();
+            for _ in 0..80 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                same_as_filtered::<V>(&pos.to_sfen());
+                pos.do_move(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+
+    #[test]
+    fn direct_checks_match_on_random_playouts() {
+        playouts::<Shogi>(1);
+        playouts::<Minishogi>(2);
+        playouts::<Yari>(3);
+    }
+
     #[test]
     fn direct_checks_match_the_filtered_legal_moves() {
         same_as_filtered::<Shogi>(
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
         );
-        same_as_filtered::<Shogi>("7nl/5+Rgk1/6ppp/9/9/9/9/9/4K4 b BGSNLPb2g3s2n3l15p 1");
+        same_as_filtered::<Shogi>("7nl/5+Rgk1/6ppp/9/9/9/9/9/4K4 b BGSNLPb2g3s2n2l14p 1");
         same_as_filtered::<Shogi>("4k4/9/4P4/9/9/9/9/9/4K3L b GSN2Pr2b3g3s3n3l15p 1");
-        same_as_filtered::<Shogi>("3k5/9/3LS4/9/3R5/9/9/9/B8 b GN 1");
+        same_as_filtered::<Shogi>("3k5/9/3S5/9/3R5/9/9/9/B8 b GN 1");
         same_as_filtered::<Minishogi>("2k2/5/2P2/5/K3R b GSbgsp 1");
-        same_as_filtered::<Yari>("3k3/7/7/3R3/7/7/7/7/3K3 b NBPnbr 1");
+        same_as_filtered::<Yari>("3k3/7/7/2R4/7/1N5/5B1/7/3K3 b NBPnbr 1");
     }
 }
