@@ -32,6 +32,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Play a match between two USI engines (or check a record file with --verify).
     Match(MatchArgs),
+    /// Solve a tsume problem (or a suite of them) with the df-pn solver.
+    Mate(crate::cli_mate::MateArgs),
 }
 
 /// A game on the command line: the names and aliases are [`GameKind`]'s, listed in `--help`.

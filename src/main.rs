@@ -3,6 +3,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 mod cli;
+mod cli_mate;
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
@@ -11,6 +12,7 @@ fn main() -> ExitCode {
         Some(cli::Command::Perft(p)) => cli::run_perft(&p),
         Some(cli::Command::Bench(b)) => cli::run_bench(&b),
         Some(cli::Command::Match(m)) => cli::run_match(&m),
+        Some(cli::Command::Mate(m)) => cli_mate::run_mate(&m),
         None => {
             hayate::usi::run();
             ExitCode::SUCCESS

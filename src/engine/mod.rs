@@ -3,4 +3,5 @@
 pub mod bench;
 pub mod eval;
 pub mod search;
+pub mod tsume;
 pub mod tt;

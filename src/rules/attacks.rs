@@ -8,6 +8,10 @@ use crate::rules::piece::{Color, KIND_COUNT};
 
 /// The most squares any board has.
 pub const MAX_SQUARES: usize = 81;
+/// Entries of the per-square tables: every board square plus one slot past the largest board. A side without a
+/// king (the attacker of a tsume problem) keeps its king "on" square `V::SQUARES`, whose entries are all empty:
+/// nothing attacks it, it attacks nothing, and it lies on no line, so the generator needs no special case.
+pub const TABLE_SQUARES: usize = MAX_SQUARES + 1;
 /// The most files any board has.
 pub const MAX_FILES: usize = 9;
 
@@ -68,13 +72,13 @@ pub const DIAGONAL: [(i8, i8); 4] = [(-1, -1), (1, -1), (-1, 1), (1, 1)];
 /// Precomputed tables of one board geometry and one set of movements.
 pub struct Tables {
     /// Step (non-sliding) attacks per colour, kind and square.
-    pub step: [[[u128; MAX_SQUARES]; KIND_COUNT]; 2],
+    pub step: [[[u128; TABLE_SQUARES]; KIND_COUNT]; 2],
     /// Bitmask of absolute directions each (colour, kind) slides in.
     pub slides: [[u8; KIND_COUNT]; 2],
     /// Squares strictly beyond a square in each absolute direction, to the board's edge.
-    pub ray: [[u128; MAX_SQUARES]; 8],
+    pub ray: [[u128; TABLE_SQUARES]; 8],
     /// Direction from the first square to the second plus one; 0 when they are not on one line.
-    pub direction: [[u8; MAX_SQUARES]; MAX_SQUARES],
+    pub direction: [[u8; TABLE_SQUARES]; TABLE_SQUARES],
     /// Squares where a piece of this colour and kind could never move again (drops there are illegal and a move
     /// there must promote).
     pub dead: [[u128; KIND_COUNT]; 2],
@@ -83,8 +87,8 @@ pub struct Tables {
     /// Every square of the board.
     pub board: u128,
     /// Squares within Chebyshev distance 1 and 2 of each square (king-safety zones).
-    pub near1: [u128; MAX_SQUARES],
-    pub near2: [u128; MAX_SQUARES],
+    pub near1: [u128; TABLE_SQUARES],
+    pub near2: [u128; TABLE_SQUARES],
     /// Whether each kind promotes in this game (its promoted form has a movement).
     pub promotes: [bool; KIND_COUNT],
     /// Each file's squares.
@@ -107,10 +111,10 @@ pub struct Tables {
     pub slide_classes: usize,
     /// Squares from which some piece of either colour could step onto each square: a cheap first test before
     /// looking at each step class.
-    pub step_reach: [u128; MAX_SQUARES],
+    pub step_reach: [u128; TABLE_SQUARES],
     /// For each colour, slide class and square: the squares from which a slider of that class would reach the
     /// square on an empty board. Ands with the class's pieces give the few candidates worth a blocker test.
-    pub slide_reach: [[[u128; MAX_SQUARES]; MAX_SLIDE_CLASSES]; 2],
+    pub slide_reach: [[[u128; TABLE_SQUARES]; MAX_SLIDE_CLASSES]; 2],
     /// For each colour and absolute direction, the bitmask of slide classes that slide that way.
     pub slide_classes_by_direction: [[u8; 8]; 2],
 }
@@ -138,15 +142,15 @@ impl Tables {
     ) -> Tables {
         let (fi, ri) = (files as i32, ranks as i32);
         let mut t = Tables {
-            step: [[[0; MAX_SQUARES]; KIND_COUNT]; 2],
+            step: [[[0; TABLE_SQUARES]; KIND_COUNT]; 2],
             slides: [[0; KIND_COUNT]; 2],
-            ray: [[0; MAX_SQUARES]; 8],
-            direction: [[0; MAX_SQUARES]; MAX_SQUARES],
+            ray: [[0; TABLE_SQUARES]; 8],
+            direction: [[0; TABLE_SQUARES]; TABLE_SQUARES],
             dead: [[0; KIND_COUNT]; 2],
             zone: [0; 2],
             board: 0,
-            near1: [0; MAX_SQUARES],
-            near2: [0; MAX_SQUARES],
+            near1: [0; TABLE_SQUARES],
+            near2: [0; TABLE_SQUARES],
             promotes: [false; KIND_COUNT],
             file: [0; MAX_FILES],
             step_class: [NO_CLASS; KIND_COUNT],
@@ -157,8 +161,8 @@ impl Tables {
             slide_class: [NO_CLASS; KIND_COUNT],
             slide_classes: 0,
             slide_classes_by_direction: [[0; 8]; 2],
-            step_reach: [0; MAX_SQUARES],
-            slide_reach: [[[0; MAX_SQUARES]; MAX_SLIDE_CLASSES]; 2],
+            step_reach: [0; TABLE_SQUARES],
+            slide_reach: [[[0; TABLE_SQUARES]; MAX_SLIDE_CLASSES]; 2],
         };
         let squares = files * ranks;
         let mut sq = 0;

@@ -191,7 +191,7 @@ impl<V: Variant> Position<V> {
     }
 
     /// Whether a pawn dropped by the side to move on `to` (in front of the enemy king) would mate.
-    fn pawn_drop_mates(&self, to: Square) -> bool {
+    pub(crate) fn pawn_drop_mates(&self, to: Square) -> bool {
         let t = V::tables();
         let us = self.side_to_move();
         let them = !us;

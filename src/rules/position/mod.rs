@@ -13,7 +13,7 @@ pub use repetition::{Repetition, RepetitionVerdict};
 
 use std::fmt;
 
-use crate::rules::attacks::{MAX_CLASSES, MAX_SLIDE_CLASSES, MAX_SQUARES};
+use crate::rules::attacks::{MAX_CLASSES, MAX_SLIDE_CLASSES, TABLE_SQUARES};
 use crate::rules::bitboard::Bitboard;
 use crate::rules::hand::Hand;
 use crate::rules::moves::Move;
@@ -37,7 +37,7 @@ pub struct StateInfo<V: Variant> {
 
 #[derive(Clone)]
 pub struct Position<V: Variant> {
-    board: [Piece; MAX_SQUARES],
+    board: [Piece; TABLE_SQUARES],
     by_color: [Bb<V>; 2],
     by_kind: [Bb<V>; KIND_COUNT],
     /// Pieces of both colours by step class and by slide class (see `Tables::step_class`).
@@ -92,6 +92,17 @@ impl<V: Variant> Position<V> {
     #[inline(always)]
     pub fn king(&self, c: Color) -> Square {
         self.kings[c.index()]
+    }
+    /// Whether `c` has a king on the board (false only for the attacker of a tsume problem, see
+    /// [`Position::from_tsume_sfen`]).
+    #[inline(always)]
+    pub fn has_king(&self, c: Color) -> bool {
+        self.kings[c.index()].index() < V::SQUARES
+    }
+    /// The board part of the key (pieces on the board and the side to move, no hands).
+    #[inline(always)]
+    pub fn board_key(&self) -> u64 {
+        self.board_key
     }
     #[inline(always)]
     pub fn checkers(&self) -> Bb<V> {

@@ -2,7 +2,7 @@
 //! and pins), and the key computed from scratch that checks the incremental one.
 
 use super::{Bb, Position};
-use crate::rules::attacks::{MAX_CLASSES, MAX_SLIDE_CLASSES, MAX_SQUARES};
+use crate::rules::attacks::{MAX_CLASSES, MAX_SLIDE_CLASSES, TABLE_SQUARES};
 use crate::rules::hand::Hand;
 use crate::rules::piece::{Color, Kind, Piece, KIND_COUNT};
 use crate::rules::square::Square;
@@ -40,7 +40,7 @@ impl<V: Variant> Position<V> {
     /// An empty position (no pieces), used as the base of SFEN parsing.
     pub(super) fn empty() -> Self {
         Position {
-            board: [Piece::NONE; MAX_SQUARES],
+            board: [Piece::NONE; TABLE_SQUARES],
             by_color: [Bb::<V>::EMPTY; 2],
             by_kind: [Bb::<V>::EMPTY; KIND_COUNT],
             by_step_class: [Bb::<V>::EMPTY; MAX_CLASSES],
@@ -62,6 +62,11 @@ impl<V: Variant> Position<V> {
         if p.kind() == Kind::King {
             self.kings[p.color().index()] = sq;
         }
+    }
+
+    /// Puts `c`'s king on the empty table slot past the board (see `attacks::TABLE_SQUARES`).
+    pub(super) fn set_no_king(&mut self, c: Color) {
+        self.kings[c.index()] = Square::new(V::SQUARES as u8);
     }
 
     pub(super) fn set_hand(&mut self, c: Color, k: Kind, n: u8) {

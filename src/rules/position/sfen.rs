@@ -113,6 +113,18 @@ impl<V: Variant> Position<V> {
     /// that the position is one the rules allow: board shape, piece letters, kings, dead pieces, nifu, piece
     /// counts, and the side not to move not in check.
     pub fn from_sfen(sfen: &str) -> Result<Self, SfenError> {
+        Self::parse_sfen(sfen, false)
+    }
+
+    /// As [`Position::from_sfen`], except that the side to move may have no king: tsume problems leave out the
+    /// attacker's king. That side's king then stands on no square ([`Position::has_king`] is false): it can
+    /// neither be checked nor pin anything. Only the tsume solver should be given such positions (evaluation
+    /// and the playing search assume two kings).
+    pub fn from_tsume_sfen(sfen: &str) -> Result<Self, SfenError> {
+        Self::parse_sfen(sfen, true)
+    }
+
+    fn parse_sfen(sfen: &str, kingless_mover: bool) -> Result<Self, SfenError> {
         let fields: Vec<&str> = sfen.split_whitespace().collect();
         if fields.len() < 3 {
             return Err(SfenError::MissingFields);
@@ -285,6 +297,7 @@ impl<V: Variant> Position<V> {
         // kings
         for c in Color::ALL {
             match kings[c.index()] {
+                0 if kingless_mover && c == side => pos.set_no_king(c),
                 0 => return Err(SfenError::MissingKing(c)),
                 1 => {}
                 _ => return Err(SfenError::ExtraKing(c)),

@@ -1,0 +1,632 @@
+//! The df-pn+ search (Nagai's depth-first proof-number search with thresholds, Pawlewicz and Lew's 1+ε trick
+//! for the thresholds of the best child, and heuristic initial numbers: an attacker move starts with as many
+//! proof numbers as the defender has evasions, a defender move with as many disproof numbers as the attacker has
+//! checks — counting them is also the solver's mate-in-one and no-check test).
+//!
+//! OR nodes are the attacker's (to move, every move a check), AND nodes the defender's. Results go to the
+//! [`Table`] with proof pieces (OR: the proving child's, plus a dropped piece, less a captured one; AND: the union
+//! of the children's, plus every kind the defender lacks when it could have interposed) and disproof pieces
+//! (the duals). Every result also has a length: proofs their mate length, disproofs the depth limit they hold
+//! for, so that the same search proves "mate within N plies" for the shortening pass.
+//!
+//! Repetition: a position that repeats one on the current path is no mate for the attacker (its perpetual check
+//! would lose), so that child counts as disproven — but only on this path. A disproof that used such a
+//! repetition carries the ply of the repeated ancestor; it is stored in the table only at that ancestor itself
+//! (where the cycle is internal and the disproof holds whatever the path), never below it. Proofs never depend
+//! on a repetition.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::hands::HandBits;
+use super::moves::{
+    board_key_after, captured_kind, generate_checks, generate_evasions, interposition_squares,
+    is_futile_interposition,
+};
+use super::table::{Table, DEPTH_INF, INF};
+use super::MateProgress;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::piece::{Color, Kind};
+use crate::rules::position::Position;
+use crate::rules::variant::Variant;
+
+/// No repetition behind a result.
+pub const NO_REP: u16 = u16::MAX;
+
+/// The result of searching a node.
+#[derive(Clone, Copy, Debug)]
+pub struct NodeResult {
+    pub pn: u32,
+    pub dn: u32,
+    /// Proven: mate length. Disproven: the depth limit the disproof holds for.
+    pub len: u16,
+    /// Proven: proof pieces. Disproven: disproof pieces.
+    pub hand: HandBits,
+    /// Disproven through a repetition: the ply of the shallowest repeated ancestor; otherwise `NO_REP`.
+    pub rep: u16,
+}
+
+#[derive(Clone, Copy)]
+struct Child {
+    mv: Move,
+    /// Board key after the move (the table key).
+    key: u64,
+    /// Full key after the move (repetition).
+    full_key: u64,
+    /// The attacker's hand after the move.
+    hand: HandBits,
+    pn: u32,
+    dn: u32,
+    len: u16,
+    /// Proof or disproof pieces once solved.
+    phand: HandBits,
+    rep: u16,
+    futile: bool,
+}
+
+/// Keys are already random: hash them as they are.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("only u64 keys are hashed")
+    }
+    fn write_u64(&mut self, k: u64) {
+        self.0 = k;
+    }
+}
+type PathSet = HashMap<u64, u16, BuildHasherDefault<KeyHasher>>;
+
+/// Why a search ended early.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Abort {
+    Stopped,
+    Limit,
+}
+
+/// Searches grow one frame per ply; deeper than this a line is abandoned (and "no mate" is not claimed).
+const MAX_PLY: u16 = 6000;
+
+pub struct Searcher<'a, V: Variant> {
+    pub pos: Position<V>,
+    pub tt: &'a mut Table,
+    pub attacker: Color,
+    pub nodes: u64,
+    pub aborted: Option<Abort>,
+    /// Set when some line was cut at `MAX_PLY`: a disproof at the root is then not a proof of "no mate".
+    pub hit_ply_cap: bool,
+    pub futile_rule: bool,
+    stop: &'a AtomicBool,
+    deadline: Option<Instant>,
+    node_limit: u64,
+    start: Instant,
+    next_progress: Instant,
+    progress: Option<&'a (dyn Fn(&MateProgress) + Sync)>,
+    path: PathSet,
+    pool: Vec<Vec<Child>>,
+}
+
+#[inline(always)]
+fn dec(d: u16) -> u16 {
+    if d >= DEPTH_INF {
+        DEPTH_INF
+    } else {
+        d.saturating_sub(1)
+    }
+}
+#[inline(always)]
+fn inc(d: u16) -> u16 {
+    if d >= DEPTH_INF {
+        DEPTH_INF
+    } else {
+        d + 1
+    }
+}
+
+impl<'a, V: Variant> Searcher<'a, V> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        pos: Position<V>,
+        tt: &'a mut Table,
+        stop: &'a AtomicBool,
+        time: Option<Duration>,
+        node_limit: Option<u64>,
+        futile_rule: bool,
+        progress: Option<&'a (dyn Fn(&MateProgress) + Sync)>,
+    ) -> Self {
+        let start = Instant::now();
+        let attacker = pos.side_to_move();
+        Searcher {
+            pos,
+            tt,
+            attacker,
+            nodes: 0,
+            aborted: None,
+            hit_ply_cap: false,
+            futile_rule,
+            stop,
+            deadline: time.map(|t| start + t),
+            node_limit: node_limit.unwrap_or(u64::MAX),
+            start,
+            next_progress: start + Duration::from_secs(1),
+            progress,
+            path: PathSet::default(),
+            pool: Vec::new(),
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    pub fn progress_now(&self) -> MateProgress {
+        let t = self.start.elapsed();
+        let ms = t.as_millis() as u64;
+        MateProgress {
+            nodes: self.nodes,
+            nps: (self.nodes * 1000).checked_div(ms).unwrap_or(0),
+            hashfull: self.tt.hashfull(),
+            time_ms: ms,
+        }
+    }
+
+    /// Checks the stop flag at every node, the clock and the node limit every 256 nodes.
+    #[inline]
+    fn poll(&mut self) {
+        if self.stop.load(Ordering::Relaxed) {
+            self.aborted = Some(Abort::Stopped);
+            return;
+        }
+        if self.nodes >= self.node_limit {
+            self.aborted = Some(Abort::Limit);
+            return;
+        }
+        if self.nodes & 255 == 0 {
+            let now = Instant::now();
+            if self.deadline.is_some_and(|d| now >= d) {
+                self.aborted = Some(Abort::Limit);
+                return;
+            }
+            if now >= self.next_progress {
+                self.next_progress = now + Duration::from_secs(1);
+                if let Some(f) = self.progress {
+                    f(&self.progress_now());
+                }
+            }
+        }
+    }
+
+    /// The attacker's hand in the current position.
+    #[inline]
+    pub fn attacker_hand(&self) -> HandBits {
+        HandBits::from_hand(self.pos.hand(self.attacker))
+    }
+
+    /// Proves or disproves the current position within `depth` plies (`DEPTH_INF`: no limit); the current
+    /// position counts as ply `ply` of the path (positions above it are not on the path).
+    pub fn search(&mut self, depth: u16, ply: u16) -> NodeResult {
+        self.path.clear();
+        self.mid(INF, INF, depth, ply)
+    }
+
+    /// Disproof pieces of an OR node without checks: any number of the kinds it holds, none of the others (a
+    /// kind it lacks might give a check by a drop).
+    fn no_check_disproof(hand: HandBits) -> HandBits {
+        let mut dh = HandBits::FULL;
+        for &k in V::HAND_KINDS {
+            if hand.count(k) == 0 {
+                dh = dh.set(k, 0);
+            }
+        }
+        dh
+    }
+
+    /// Proof pieces at an AND node (the defender to move, in check) given its children's union `ph`: when the
+    /// check could be blocked, a kind the defender lacks might have been dropped had the attacker held fewer of
+    /// them, so the proof needs all the attacker's pieces of that kind.
+    fn and_proof_hand(&self, ph: HandBits, hand: HandBits) -> HandBits {
+        if interposition_squares(&self.pos).is_empty() {
+            return ph;
+        }
+        let defender_hand = self.pos.hand(!self.attacker);
+        let mut ph = ph;
+        for &k in V::HAND_KINDS {
+            if !defender_hand.has(k) {
+                ph = ph.set(k, hand.count(k));
+            }
+        }
+        ph
+    }
+
+    /// Creates the children of the current node, with their table values or initial estimates. Stops early at
+    /// a child that settles the node (a proven check, a disproving evasion).
+    fn expand(&mut self, or_node: bool, hand: HandBits, rem: u16, children: &mut Vec<Child>) {
+        let mut moves = MoveList::new();
+        if or_node {
+            generate_checks(&self.pos, &mut moves);
+        } else {
+            generate_evasions(&self.pos, &mut moves);
+        }
+        for &m in moves.iter() {
+            let child_hand = if or_node {
+                if m.is_drop() {
+                    hand.minus(m.dropped())
+                } else {
+                    match captured_kind(&self.pos, m) {
+                        Some(k) => hand.plus(k),
+                        None => hand,
+                    }
+                }
+            } else {
+                hand
+            };
+            let futile = !or_node && self.futile_rule && is_futile_interposition(&self.pos, m);
+            let child_rem = if futile { inc(rem) } else { dec(rem) };
+            let mut c = Child {
+                mv: m,
+                key: board_key_after(&self.pos, m),
+                full_key: self.pos.key_after(m),
+                hand: child_hand,
+                pn: 1,
+                dn: 1,
+                len: 0,
+                phand: child_hand,
+                rep: NO_REP,
+                futile,
+            };
+            if let Some(&ply) = self.path.get(&c.full_key) {
+                c.pn = INF;
+                c.dn = 0;
+                c.len = DEPTH_INF;
+                c.rep = ply;
+            } else {
+                let p = self.tt.probe(c.key, child_hand, child_rem, 1, 1);
+                if p.found {
+                    c.pn = p.pn;
+                    c.dn = p.dn;
+                    c.len = p.len;
+                    c.phand = p.hand;
+                } else {
+                    self.estimate(&mut c, or_node, child_rem);
+                }
+            }
+            let settles = if or_node {
+                c.pn == 0
+            } else {
+                c.dn == 0 && c.rep == NO_REP
+            };
+            children.push(c);
+            if settles {
+                break;
+            }
+        }
+    }
+
+    /// Initial numbers of a child not in the table, from the number of replies: none means it is solved.
+    fn estimate(&mut self, c: &mut Child, or_node: bool, child_rem: u16) {
+        if !or_node && child_rem == 0 {
+            c.pn = INF;
+            c.dn = 0;
+            c.len = 0;
+            c.phand = HandBits::FULL;
+            return;
+        }
+        self.nodes += 1;
+        self.pos.do_move(c.mv);
+        let mut replies = MoveList::new();
+        if or_node {
+            generate_evasions(&self.pos, &mut replies);
+            if replies.is_empty() {
+                c.pn = 0;
+                c.dn = INF;
+                c.len = 0;
+                c.phand = self.and_proof_hand(HandBits::EMPTY, c.hand);
+                self.tt.store(c.key, c.phand, 0, INF, 0, 0, 1);
+            } else {
+                c.pn = replies.len() as u32;
+                c.dn = 1;
+            }
+        } else {
+            generate_checks(&self.pos, &mut replies);
+            if replies.is_empty() {
+                c.pn = INF;
+                c.dn = 0;
+                c.len = DEPTH_INF;
+                c.phand = Self::no_check_disproof(c.hand);
+                self.tt.store(c.key, c.phand, INF, 0, DEPTH_INF, 0, 1);
+            } else {
+                c.pn = 1;
+                c.dn = replies.len() as u32;
+            }
+        }
+        self.pos.undo_move();
+    }
+
+    /// The multiple-iterative-deepening step: searches the current node until its proof number reaches
+    /// `th_pn` or its disproof number `th_dn`, or it is solved.
+    fn mid(&mut self, th_pn: u32, th_dn: u32, rem: u16, ply: u16) -> NodeResult {
+        self.nodes += 1;
+        self.poll();
+        let or_node = self.pos.side_to_move() == self.attacker;
+        let hand = self.attacker_hand();
+        if or_node && rem == 0 {
+            return NodeResult {
+                pn: INF,
+                dn: 0,
+                len: 0,
+                hand: HandBits::FULL,
+                rep: NO_REP,
+            };
+        }
+        if ply >= MAX_PLY {
+            // treated as a repetition of the root: never stored, and flagged so that the root claims nothing
+            self.hit_ply_cap = true;
+            return NodeResult {
+                pn: INF,
+                dn: 0,
+                len: DEPTH_INF,
+                hand,
+                rep: 0,
+            };
+        }
+        let key = self.pos.board_key();
+        let full_key = self.pos.key();
+        let start_nodes = self.nodes;
+        let mut children = match self.pool.get_mut(ply as usize) {
+            Some(v) => std::mem::take(v),
+            None => Vec::new(),
+        };
+        children.clear();
+        self.expand(or_node, hand, rem, &mut children);
+        self.path.insert(full_key, ply);
+
+        let (mut pn, mut dn);
+        loop {
+            (pn, dn) = aggregate(or_node, &children);
+            if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn || self.aborted.is_some() {
+                break;
+            }
+            let (best, second, sum_except) = select(or_node, &children);
+            let c = children[best];
+            let (cth_pn, cth_dn) = if or_node {
+                (
+                    th_pn.min(one_plus_epsilon(second)),
+                    th_dn.saturating_sub(sum_except.min(INF as u64) as u32),
+                )
+            } else {
+                (
+                    th_pn.saturating_sub(sum_except.min(INF as u64) as u32),
+                    th_dn.min(one_plus_epsilon(second)),
+                )
+            };
+            let child_rem = if c.futile { inc(rem) } else { dec(rem) };
+            self.pos.do_move(c.mv);
+            let r = self.mid(cth_pn, cth_dn, child_rem, ply + 1);
+            self.pos.undo_move();
+            if self.aborted.is_some() {
+                break;
+            }
+            let c = &mut children[best];
+            c.pn = r.pn;
+            c.dn = r.dn;
+            c.len = r.len;
+            c.phand = r.hand;
+            c.rep = r.rep;
+        }
+        self.path.remove(&full_key);
+
+        let amount = self.nodes - start_nodes + 1;
+        let result = if self.aborted.is_some() {
+            NodeResult {
+                pn,
+                dn,
+                len: 0,
+                hand,
+                rep: NO_REP,
+            }
+        } else if pn == 0 {
+            let (r, mv) = self.proof(or_node, hand, &children);
+            self.tt.store(key, r.hand, 0, INF, r.len, mv.raw(), amount);
+            r
+        } else if dn == 0 {
+            let (mut r, mv) = self.disproof(or_node, hand, &children);
+            if r.rep >= ply {
+                // the only repetitions were back to this very node: the disproof holds on any path
+                r.rep = NO_REP;
+            }
+            if r.rep == NO_REP {
+                self.tt.store(key, r.hand, INF, 0, r.len, mv.raw(), amount);
+            }
+            r
+        } else {
+            let (best, _, _) = select(or_node, &children);
+            self.tt
+                .store(key, hand, pn, dn, 0, children[best].mv.raw(), amount);
+            NodeResult {
+                pn,
+                dn,
+                len: 0,
+                hand,
+                rep: NO_REP,
+            }
+        };
+        if let Some(v) = self.pool.get_mut(ply as usize) {
+            *v = children;
+        } else {
+            self.pool.resize_with(ply as usize, Vec::new);
+            self.pool.push(children);
+        }
+        result
+    }
+
+    /// Length, proof pieces and best move of a proven node.
+    fn proof(&self, or_node: bool, hand: HandBits, children: &[Child]) -> (NodeResult, Move) {
+        if or_node {
+            let Some(c) = children.iter().filter(|c| c.pn == 0).min_by_key(|c| c.len) else {
+                unreachable!("a proven OR node has a proven child")
+            };
+            let mut ph = c.phand;
+            if c.mv.is_drop() {
+                ph = ph.plus(c.mv.dropped());
+            } else if let Some(k) = captured_kind(&self.pos, c.mv) {
+                ph = ph.minus(k);
+            }
+            debug_assert!(
+                hand.dominates(ph),
+                "proof pieces {ph:?} exceed the hand {hand:?}"
+            );
+            let r = NodeResult {
+                pn: 0,
+                dn: INF,
+                len: c.len.saturating_add(1),
+                hand: ph,
+                rep: NO_REP,
+            };
+            (r, c.mv)
+        } else {
+            let mut ph = HandBits::EMPTY;
+            let mut len = 0;
+            let mut mv = Move::NONE;
+            for c in children {
+                ph = ph.union(c.phand);
+                let l = if c.futile {
+                    c.len.saturating_sub(1)
+                } else {
+                    c.len.saturating_add(1)
+                };
+                if l > len || mv.is_none() {
+                    len = l.max(len);
+                    mv = c.mv;
+                }
+            }
+            let r = NodeResult {
+                pn: 0,
+                dn: INF,
+                len,
+                hand: self.and_proof_hand(ph, hand),
+                rep: NO_REP,
+            };
+            (r, mv)
+        }
+    }
+
+    /// Depth, disproof pieces, repetition dependence and best move of a disproven node.
+    fn disproof(&self, or_node: bool, hand: HandBits, children: &[Child]) -> (NodeResult, Move) {
+        if or_node {
+            let mut dh = HandBits::FULL;
+            let mut depth = DEPTH_INF;
+            let mut rep = NO_REP;
+            for c in children {
+                let mut h = c.phand;
+                if c.mv.is_drop() {
+                    h = h.plus(c.mv.dropped());
+                } else if let Some(k) = captured_kind(&self.pos, c.mv) {
+                    h = h.minus(k);
+                }
+                dh = dh.intersection(h);
+                depth = depth.min(inc(c.len));
+                rep = rep.min(c.rep);
+            }
+            for &k in V::HAND_KINDS {
+                if hand.count(k) == 0 {
+                    dh = dh.set(k, 0);
+                }
+            }
+            let r = NodeResult {
+                pn: INF,
+                dn: 0,
+                len: depth,
+                hand: dh,
+                rep,
+            };
+            (r, children.first().map_or(Move::NONE, |c| c.mv))
+        } else {
+            // the disproving evasion that holds most widely: no repetition, then the deepest
+            let Some(c) = children
+                .iter()
+                .filter(|c| c.dn == 0)
+                .max_by_key(|c| (c.rep == NO_REP, c.rep, c.len))
+            else {
+                unreachable!("a disproven AND node has a disproven child")
+            };
+            let mut dh = c.phand;
+            if c.mv.is_drop() {
+                let k: Kind = c.mv.dropped();
+                dh = dh.set(k, dh.count(k).min(hand.count(k)));
+            }
+            let depth = if c.futile { dec(c.len) } else { inc(c.len) };
+            let r = NodeResult {
+                pn: INF,
+                dn: 0,
+                len: depth,
+                hand: dh,
+                rep: c.rep,
+            };
+            (r, c.mv)
+        }
+    }
+}
+
+/// The node's proof and disproof numbers from its children's.
+#[inline]
+fn aggregate(or_node: bool, children: &[Child]) -> (u32, u32) {
+    let mut min = INF;
+    let mut sum: u64 = 0;
+    for c in children {
+        let (phi, delta) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
+        min = min.min(phi);
+        sum += delta as u64;
+    }
+    let (phi, delta) = if min == 0 {
+        (0, INF)
+    } else if sum == 0 {
+        (INF, 0)
+    } else {
+        (min, sum.min(INF as u64 - 1) as u32)
+    };
+    if or_node {
+        (phi, delta)
+    } else {
+        (delta, phi)
+    }
+}
+
+/// The child to search (least proof number at an OR node, least disproof number at an AND node), the second
+/// least of those numbers, and the sum of the other children's disproof (OR) or proof (AND) numbers.
+#[inline]
+fn select(or_node: bool, children: &[Child]) -> (usize, u32, u64) {
+    let mut best = 0;
+    let mut best_phi = INF + 1;
+    let mut second = INF;
+    let mut sum: u64 = 0;
+    for (i, c) in children.iter().enumerate() {
+        let (phi, delta) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
+        sum += delta as u64;
+        if phi < best_phi {
+            second = best_phi.min(second);
+            best_phi = phi;
+            best = i;
+        } else if phi < second {
+            second = phi;
+        }
+    }
+    let c = &children[best];
+    let delta = if or_node { c.dn } else { c.pn };
+    (best, second.min(INF), sum - delta as u64)
+}
+
+/// The best child's threshold from the second best's number: a little above it (1+ε with ε = 1/4), so that the
+/// search does not flip between two children of almost equal promise.
+#[inline(always)]
+fn one_plus_epsilon(second: u32) -> u32 {
+    if second >= INF {
+        INF
+    } else {
+        (second + second / 4 + 1).min(INF)
+    }
+}

@@ -1,0 +1,237 @@
+//! After a proof: the shortening pass, the principal line, and its verification.
+//!
+//! Shortening (KomoringHeights' MinLength idea): once the root is proven with a mate of length L, search again
+//! for a mate within L - 2 plies on the same table, until that fails; the last success is the shortest mate
+//! against the longest defence. The line is then read from the table: at the attacker's turn a check proven
+//! within the remaining length, at the defender's turn an evasion whose exact value is the remaining length less
+//! one (an evasion proven within that bound and not within two plies less) — so the defence is the longest.
+//! The line is finally replayed on a fresh position and checked.
+
+use super::dfpn::Searcher;
+use super::moves::{
+    board_key_after, captured_kind, generate_checks, generate_evasions, is_futile_interposition,
+};
+use super::table::DEPTH_INF;
+use crate::rules::movegen::GenMode;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::position::Position;
+use crate::rules::variant::Variant;
+
+/// Searches for ever shorter mates from the root; returns the shortest length found and whether it is proven
+/// to be the shortest (no search ran out of time or was stopped).
+pub fn shorten<V: Variant>(s: &mut Searcher<V>, mut len: u16) -> (u16, bool) {
+    while len >= 3 {
+        let r = s.search(len - 2, 0);
+        if s.aborted.is_some() {
+            return (len, false);
+        }
+        if r.pn == 0 {
+            log::debug!("tsume: mate within {} plies, {} nodes", r.len, s.nodes);
+            len = r.len.min(len - 2);
+        } else {
+            return (len, true);
+        }
+    }
+    (len, true)
+}
+
+/// One candidate reply with what the table says of it.
+struct Candidate {
+    mv: Move,
+    futile: bool,
+    /// Upper bound on the plies to mate after the move (proof length in the table).
+    bound: u16,
+}
+
+/// Reads the principal line from the table, the root being proven with exact value `value` (plies).
+/// `exact` asks for depth-limited searches that make the defence the longest one; they stop with the
+/// search's limits, and the rest of the line then follows the table's bounds. Returns `None` if the table lost
+/// a needed proof.
+pub fn principal_line<V: Variant>(
+    s: &mut Searcher<V>,
+    value: u16,
+    mut exact: bool,
+) -> Option<Vec<Move>> {
+    let mut line = Vec::new();
+    let mut v = value;
+    let result = loop {
+        if line.len() > 4 * DEPTH_INF as usize {
+            break None;
+        }
+        let ply = line.len() as u16;
+        let or_node = s.pos.side_to_move() == s.attacker;
+        let mut moves = MoveList::new();
+        if or_node {
+            if v == 0 {
+                break None;
+            }
+            generate_checks(&s.pos, &mut moves);
+            let mut chosen = None;
+            let mut best_len = u16::MAX;
+            for &m in moves.iter() {
+                if let Some(l) = proven_len(s, m, v - 1) {
+                    // the shortest; among equals, the one that uses a piece from the hand (so less is left)
+                    if l < best_len || (l == best_len && m.is_drop()) {
+                        best_len = l;
+                        chosen = Some(m);
+                    }
+                }
+            }
+            if chosen.is_none() && exact {
+                for &m in moves.iter() {
+                    s.pos.do_move(m);
+                    let r = s.search(v - 1, ply + 1);
+                    s.pos.undo_move();
+                    if s.aborted.is_some() {
+                        exact = false;
+                        break;
+                    }
+                    if r.pn == 0 {
+                        chosen = Some(m);
+                        best_len = r.len;
+                        break;
+                    }
+                }
+            }
+            let m = chosen?;
+            line.push(m);
+            s.pos.do_move(m);
+            v = best_len.min(v - 1);
+        } else {
+            generate_evasions(&s.pos, &mut moves);
+            if moves.is_empty() || v == 0 {
+                break Some(());
+            }
+            let mut cands = Vec::with_capacity(moves.len());
+            for &m in moves.iter() {
+                let futile = s.futile_rule && is_futile_interposition(&s.pos, m);
+                let limit = if futile { v + 1 } else { v - 1 };
+                let bound = match proven_len(s, m, limit) {
+                    Some(l) => l,
+                    None if exact => {
+                        s.pos.do_move(m);
+                        let r = s.search(limit, ply + 1);
+                        s.pos.undo_move();
+                        if s.aborted.is_some() {
+                            exact = false;
+                        }
+                        if r.pn == 0 {
+                            r.len
+                        } else {
+                            limit
+                        }
+                    }
+                    None => limit,
+                };
+                cands.push(Candidate {
+                    mv: m,
+                    futile,
+                    bound,
+                });
+            }
+            // the longest defence first (futile interpositions count two plies less); real moves before futile
+            // ones; captures last among equals, since they leave the attacker's hand as it is
+            let value_of = |c: &Candidate| {
+                if c.futile {
+                    c.bound.saturating_sub(1)
+                } else {
+                    c.bound + 1
+                }
+            };
+            cands.sort_by_key(|c| (std::cmp::Reverse(value_of(c)), c.futile));
+            let mut chosen: Option<&Candidate> = None;
+            if exact {
+                for c in &cands {
+                    if value_of(c) < v {
+                        break;
+                    }
+                    if c.bound < 2 {
+                        chosen = Some(c);
+                        break;
+                    }
+                    // exact unless the reply mates two plies sooner
+                    s.pos.do_move(c.mv);
+                    let r = s.search(c.bound - 2, ply + 1);
+                    s.pos.undo_move();
+                    if s.aborted.is_some() {
+                        exact = false;
+                        break;
+                    }
+                    if r.pn != 0 {
+                        chosen = Some(c);
+                        break;
+                    }
+                }
+            }
+            let c = chosen.or(cands.first())?;
+            if c.futile && value_of(c) == 0 {
+                break Some(());
+            }
+            line.push(c.mv);
+            s.pos.do_move(c.mv);
+            v = c.bound;
+        }
+    };
+    for _ in 0..line.len() {
+        s.pos.undo_move();
+    }
+    result.map(|()| line)
+}
+
+/// The length of the proof of the position after `m` in the table, if one holds within `limit` plies.
+fn proven_len<V: Variant>(s: &Searcher<V>, m: Move, limit: u16) -> Option<u16> {
+    let hand = s.attacker_hand();
+    let child_hand = if s.pos.side_to_move() == s.attacker {
+        if m.is_drop() {
+            hand.minus(m.dropped())
+        } else {
+            match captured_kind(&s.pos, m) {
+                Some(k) => hand.plus(k),
+                None => hand,
+            }
+        }
+    } else {
+        hand
+    };
+    let p =
+        s.tt.probe(board_key_after(&s.pos, m), child_hand, limit, 1, 1);
+    (p.pn == 0).then_some(p.len)
+}
+
+/// Replays a mating line from `root` and checks it: every move legal, every attacker move a check, and at the
+/// end the defender to move with no legal move but futile interpositions (none at all when `futile_rule` is
+/// off). Returns the mate's length, futile interpositions (and their captures) not counted.
+pub fn verify<V: Variant>(
+    root: &Position<V>,
+    line: &[Move],
+    futile_rule: bool,
+) -> Result<usize, String> {
+    let mut pos = root.clone();
+    let attacker = pos.side_to_move();
+    let mut futile = 0;
+    for (i, &m) in line.iter().enumerate() {
+        if !pos.is_legal(m) {
+            return Err(format!("move {} ({m:?}) is illegal", i + 1));
+        }
+        if pos.side_to_move() == attacker {
+            if !pos.gives_check(m) {
+                return Err(format!("attacker move {} ({m:?}) is no check", i + 1));
+            }
+        } else if futile_rule && is_futile_interposition(&pos, m) {
+            futile += 1;
+        }
+        pos.do_move(m);
+    }
+    if pos.side_to_move() == attacker {
+        return Err("the line ends with the attacker to move".into());
+    }
+    let mut replies = MoveList::new();
+    pos.generate(GenMode::All, &mut replies);
+    if let Some(m) = replies
+        .iter()
+        .find(|&&m| !(futile_rule && is_futile_interposition(&pos, m)))
+    {
+        return Err(format!("the defender still has {m:?} at the end"));
+    }
+    Ok(line.len() - 2 * futile)
+}

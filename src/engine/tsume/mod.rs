@@ -1,0 +1,284 @@
+//! Tsume (mating problem) solver for all three games: df-pn+ with proof and disproof pieces, a shortening pass
+//! and a verified principal line.
+//!
+//! Conventions:
+//! - The side to move is the attacker; every attacker move is a check; the defender plays the longest defence.
+//! - A repetition is no mate (the attacker's perpetual check would lose).
+//! - Mating pawn drops are illegal (the rules core refuses them in all three games).
+//! - Futile interpositions (無駄合い, see [`moves::is_futile_interposition`]) are not counted in the length, and a
+//!   position whose only evasions are futile interpositions counts as mated; [`MateLimits::futile_interpositions`]
+//!   turns that off (every interposition then counts and the final position is a plain checkmate).
+//! - The defender's hand: in a tsume the defender holds every piece not on the board or in the attacker's hand.
+//!   An SFEN may say so explicitly or leave the defender's hand out; [`tsume_position`] with
+//!   [`DefenderHand::FillIfEmpty`] gives the defender all remaining pieces (kings excluded) when the SFEN lists
+//!   none for it, and takes the hand as written otherwise. Game positions (USI `go mate`) are solved as they are.
+//! - The attacker may have no king (as in most problems): parse with [`tsume_position`] or
+//!   [`Position::from_tsume_sfen`].
+
+mod dfpn;
+pub mod hands;
+mod line;
+pub mod moves;
+pub mod suite;
+pub mod table;
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use crate::rules::hand::Hand;
+use crate::rules::moves::Move;
+use crate::rules::piece::Color;
+use crate::rules::position::sfen::SfenError;
+use crate::rules::position::Position;
+use crate::rules::square::Square;
+use crate::rules::variant::Variant;
+
+use dfpn::{Abort, Searcher};
+use table::{Table, DEPTH_INF};
+
+/// What to search with.
+#[derive(Clone, Debug)]
+pub struct MateLimits {
+    /// Wall-clock limit for the whole solve (proof, shortening and line).
+    pub time: Option<Duration>,
+    /// Node limit for the whole solve.
+    pub nodes: Option<u64>,
+    /// Transposition table size in megabytes.
+    pub hash_mb: usize,
+    /// Run the shortening pass after the first proof (the reported mate is then the shortest one when the
+    /// limits allow it to finish).
+    pub shortest: bool,
+    /// Futile interpositions do not count (the tsume convention); false counts every interposition.
+    pub futile_interpositions: bool,
+}
+
+impl Default for MateLimits {
+    fn default() -> Self {
+        MateLimits {
+            time: None,
+            nodes: None,
+            hash_mb: 64,
+            shortest: true,
+            futile_interpositions: true,
+        }
+    }
+}
+
+/// The answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateResult {
+    /// A verified mating line (attacker's move first).
+    Mate(Vec<Move>),
+    /// Proven: no mate by continuous checks.
+    NoMate,
+    /// The time or node limit ran out first.
+    Timeout,
+    /// The stop flag was raised first.
+    Stopped,
+}
+
+/// The answer with the search's figures.
+#[derive(Clone, Debug)]
+pub struct MateReport {
+    pub result: MateResult,
+    /// The mate's length in plies, futile interpositions not counted.
+    pub length: Option<usize>,
+    /// Whether the shortening pass finished, so that `length` is the shortest mate.
+    pub shortest_proven: bool,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: u32,
+}
+
+/// Progress, for USI `info` lines (reported about once a second).
+#[derive(Clone, Copy, Debug)]
+pub struct MateProgress {
+    pub nodes: u64,
+    pub nps: u64,
+    /// Table occupancy in permille.
+    pub hashfull: u32,
+    pub time_ms: u64,
+}
+
+/// A progress callback.
+pub type ProgressFn<'a> = &'a (dyn Fn(&MateProgress) + Sync);
+
+/// How [`tsume_position`] reads the defender's hand.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DefenderHand {
+    /// As written in the SFEN.
+    AsGiven,
+    /// All remaining pieces when the SFEN gives the defender none (the tsume convention); as written otherwise.
+    FillIfEmpty,
+}
+
+/// Parses a tsume SFEN: the attacker (side to move) may lack a king, and the defender's hand follows `rule`.
+pub fn tsume_position<V: Variant>(
+    sfen: &str,
+    rule: DefenderHand,
+) -> Result<Position<V>, SfenError> {
+    let pos = Position::<V>::from_tsume_sfen(sfen)?;
+    let defender = !pos.side_to_move();
+    if rule == DefenderHand::AsGiven || !pos.hand(defender).is_empty() {
+        return Ok(pos);
+    }
+    // count what is in play, then hand the rest to the defender
+    let mut left = V::PIECE_TOTALS;
+    for i in 0..V::SQUARES {
+        let p = pos.piece_at(Square::new(i as u8));
+        if p.is_some() {
+            let k = p.kind().unpromoted().index();
+            left[k] = left[k].saturating_sub(1);
+        }
+    }
+    let mut hands = String::new();
+    for c in Color::ALL {
+        for k in Hand::SFEN_ORDER {
+            if !V::HAND_KINDS.contains(&k) {
+                continue;
+            }
+            let n = if c == defender {
+                left[k.index()].saturating_sub(pos.hand(!defender).count(k))
+            } else {
+                pos.hand(c).count(k)
+            };
+            if n == 0 {
+                continue;
+            }
+            if n > 1 {
+                hands.push_str(&n.to_string());
+            }
+            let l = k.letter();
+            hands.push(if c == Color::Black {
+                l
+            } else {
+                l.to_ascii_lowercase()
+            });
+        }
+    }
+    if hands.is_empty() {
+        return Ok(pos);
+    }
+    let sfen = pos.to_sfen();
+    let f: Vec<&str> = sfen.split(' ').collect();
+    let filled = format!("{} {} {} {}", f[0], f[1], hands, f.get(3).unwrap_or(&"1"));
+    Position::<V>::from_tsume_sfen(&filled)
+}
+
+/// Stack for the solver's thread: the search recurses once per ply and mates may be over a thousand plies long.
+const STACK_BYTES: usize = 256 << 20;
+
+/// Solves the position for the side to move, with a new table of `limits.hash_mb` megabytes.
+pub fn solve<V: Variant>(
+    pos: &Position<V>,
+    limits: &MateLimits,
+    stop: &AtomicBool,
+    progress: Option<ProgressFn>,
+) -> MateReport {
+    let mut table = Table::new(limits.hash_mb);
+    solve_with_table(pos, limits, stop, progress, &mut table)
+}
+
+/// Solves with a table the caller keeps (it is cleared first), e.g. to solve a suite without reallocating.
+pub fn solve_with_table<V: Variant>(
+    pos: &Position<V>,
+    limits: &MateLimits,
+    stop: &AtomicBool,
+    progress: Option<ProgressFn>,
+    table: &mut Table,
+) -> MateReport {
+    table.clear();
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("tsume".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, || run(pos, limits, stop, progress, table));
+        match worker.map(|h| h.join()) {
+            Ok(Ok(report)) => report,
+            Ok(Err(_)) => {
+                log::error!("tsume: the solver thread panicked");
+                failed(MateResult::Timeout)
+            }
+            Err(e) => {
+                log::error!("tsume: cannot start the solver thread: {e}");
+                failed(MateResult::Timeout)
+            }
+        }
+    })
+}
+
+fn failed(result: MateResult) -> MateReport {
+    MateReport {
+        result,
+        length: None,
+        shortest_proven: false,
+        nodes: 0,
+        time: Duration::ZERO,
+        hashfull: 0,
+    }
+}
+
+fn run<V: Variant>(
+    pos: &Position<V>,
+    limits: &MateLimits,
+    stop: &AtomicBool,
+    progress: Option<ProgressFn>,
+    table: &mut Table,
+) -> MateReport {
+    let attacker = pos.side_to_move();
+    if !pos.has_king(!attacker) || pos.is_attacked(attacker, pos.king(!attacker), pos.occupied()) {
+        return failed(MateResult::NoMate);
+    }
+    let mut s = Searcher::new(
+        pos.clone(),
+        table,
+        stop,
+        limits.time,
+        limits.nodes,
+        limits.futile_interpositions,
+        progress,
+    );
+    let r = s.search(DEPTH_INF, 0);
+    let finish = |s: &Searcher<V>, result, length, shortest_proven| MateReport {
+        result,
+        length,
+        shortest_proven,
+        nodes: s.nodes,
+        time: s.elapsed(),
+        hashfull: s.tt.hashfull(),
+    };
+    if let Some(a) = s.aborted {
+        let result = match a {
+            Abort::Stopped => MateResult::Stopped,
+            Abort::Limit => MateResult::Timeout,
+        };
+        return finish(&s, result, None, false);
+    }
+    if r.pn != 0 {
+        let result = if s.hit_ply_cap {
+            MateResult::Timeout
+        } else {
+            MateResult::NoMate
+        };
+        return finish(&s, result, None, false);
+    }
+    log::debug!("tsume: proven, first length {}, {} nodes", r.len, s.nodes);
+    let (len, shortest) = if limits.shortest {
+        line::shorten(&mut s, r.len)
+    } else {
+        (r.len, false)
+    };
+    // the line is read even when the limits ran out during the shortening: the mate itself is proven
+    let exact = s.aborted.is_none();
+    let Some(pv) = line::principal_line(&mut s, len, exact) else {
+        log::warn!("tsume: proven, but the table lost part of the line");
+        return finish(&s, MateResult::Timeout, None, false);
+    };
+    match line::verify(pos, &pv, limits.futile_interpositions) {
+        Ok(length) => finish(&s, MateResult::Mate(pv), Some(length), shortest),
+        Err(e) => {
+            log::error!("tsume: the line found does not verify: {e}");
+            finish(&s, MateResult::Timeout, None, false)
+        }
+    }
+}

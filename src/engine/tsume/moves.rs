@@ -1,0 +1,256 @@
+//! The solver's move generation: the attacker's checks generated directly (drops only onto the squares that
+//! check, board moves only onto checking squares or off a discovery line), the defender's evasions (the legal
+//! moves of a side in check), and the test for futile interpositions (無駄合い).
+
+use crate::rules::attacks::opposite_direction;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::movegen::GenMode;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::piece::Kind;
+use crate::rules::position::{Bb, Position};
+use crate::rules::variant::Variant;
+use crate::rules::zobrist::KEYS;
+
+/// Appends every legal check of the side to move.
+pub fn generate_checks<V: Variant>(pos: &Position<V>, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let them = !us;
+    if !pos.has_king(them) {
+        return;
+    }
+    if pos.in_check() {
+        // an attacker in check must also answer the check: rare in tsume, so the general path serves
+        pos.generate(GenMode::Checks, list);
+        return;
+    }
+    let t = V::tables();
+    let ek = pos.king(them);
+    let occ = pos.occupied();
+    let ours = pos.color_bb(us);
+    let empty = V::board() & !occ;
+
+    // drops: onto the squares from which the dropped piece would attack the king
+    let hand = *pos.hand(us);
+    if !hand.is_empty() {
+        for &k in V::HAND_KINDS {
+            if !hand.has(k) {
+                continue;
+            }
+            let mut to = Position::<V>::attacks_from(them, k, ek, occ)
+                & empty
+                & !Bb::<V>::from_u128(t.dead[us.index()][k.index()]);
+            if k == Kind::Pawn {
+                if let Some(sq) = to.into_iter().next() {
+                    if pos.has_pawn_on_file(us, sq) || pos.pawn_drop_mates(sq) {
+                        to = Bb::<V>::EMPTY;
+                    }
+                }
+            }
+            for sq in to {
+                list.push(Move::drop(k, sq));
+            }
+        }
+    }
+
+    // pieces that would uncover a check by a slider of ours if they left the line to the king
+    let mut discoverers = Bb::<V>::EMPTY;
+    for d in 0..8 {
+        let first = Position::<V>::slide(d, ek, occ) & occ;
+        if first.is_empty() {
+            continue;
+        }
+        let s1 = first.lsb();
+        if pos.piece_at(s1).color() != us {
+            continue;
+        }
+        let second = Position::<V>::slide(d, s1, occ) & occ;
+        if second.is_empty() {
+            continue;
+        }
+        let p2 = pos.piece_at(second.lsb());
+        if p2.color() == us
+            && t.slides[us.index()][p2.kind().index()] & (1 << opposite_direction(d)) != 0
+        {
+            discoverers |= first;
+        }
+    }
+
+    let zone = Bb::<V>::from_u128(t.zone[us.index()]);
+    let own_king = pos.king(us);
+    let pinned = pos.pinned();
+    let board = V::board();
+    for &k in V::NON_KING_KINDS {
+        for from in pos.pieces(us, k) {
+            let fb = Bitboard::square(from);
+            let mut to = Position::<V>::attacks_from(us, k, from, occ) & board & !ours;
+            if pinned.has(from) {
+                to &= Position::<V>::line(own_king, from);
+            }
+            if to.is_empty() {
+                continue;
+            }
+            let occ_without = occ ^ fb;
+            let discovered = if discoverers.has(from) {
+                to & !Position::<V>::line(ek, from)
+            } else {
+                Bb::<V>::EMPTY
+            };
+            let alive = !Bb::<V>::from_u128(t.dead[us.index()][k.index()]);
+            let stay_checks = Position::<V>::attacks_from(them, k, ek, occ_without) | discovered;
+            for sq in to & alive & stay_checks {
+                list.push(Move::normal(from, sq, false));
+            }
+            if t.promotes[k.index()] {
+                let Some(pk) = k.promoted() else { continue };
+                let promoting = if zone.has(from) { to } else { to & zone };
+                if promoting.is_empty() {
+                    continue;
+                }
+                let pro_checks =
+                    Position::<V>::attacks_from(them, pk, ek, occ_without) | discovered;
+                for sq in promoting & pro_checks {
+                    list.push(Move::normal(from, sq, true));
+                }
+            }
+        }
+    }
+
+    // the king itself can only uncover a check
+    if pos.has_king(us) && discoverers.has(own_king) {
+        let to = Bb::<V>::from_u128(t.step[us.index()][Kind::King.index()][own_king.index()])
+            & board
+            & !ours
+            & !Position::<V>::line(ek, own_king);
+        let occ_without = occ ^ Bitboard::square(own_king);
+        for sq in to {
+            if !pos.is_attacked(them, sq, occ_without) {
+                list.push(Move::normal(own_king, sq, false));
+            }
+        }
+    }
+}
+
+/// Appends the defender's legal moves (it is in check, so these are its evasions).
+#[inline]
+pub fn generate_evasions<V: Variant>(pos: &Position<V>, list: &mut MoveList) {
+    pos.generate(GenMode::All, list);
+}
+
+/// Whether an evasion is a futile interposition (無駄合い): a piece dropped between a distant checker and the
+/// king on a square that no defender piece guards, the king included (so the checker takes it for free and
+/// stands no nearer to being taken). Such a drop only delays the mate by two plies, and tsume lengths do not
+/// count it. An interposition next to the king, a guarded one, and one by a board move always count.
+pub fn is_futile_interposition<V: Variant>(pos: &Position<V>, m: Move) -> bool {
+    if !m.is_drop() {
+        return false;
+    }
+    let checkers = pos.checkers();
+    if checkers.several() || checkers.is_empty() {
+        return false;
+    }
+    let us = pos.side_to_move();
+    let ksq = pos.king(us);
+    let to = m.to();
+    if !Position::<V>::between(ksq, checkers.lsb()).has(to) {
+        return false;
+    }
+    let occ = pos.occupied() | Bitboard::square(to);
+    !pos.is_attacked(us, to, occ)
+}
+
+/// The board key (pieces and side to move, no hands) after a legal move, without playing it.
+#[inline]
+pub fn board_key_after<V: Variant>(pos: &Position<V>, m: Move) -> u64 {
+    let us = pos.side_to_move();
+    let mut key = pos.board_key() ^ KEYS.side;
+    let to = m.to();
+    if m.is_drop() {
+        key ^= KEYS.piece[crate::rules::piece::Piece::new(us, m.dropped()).code()][to.index()];
+    } else {
+        let from = m.from();
+        let p = pos.piece_at(from);
+        let k = p.kind().after_move(m.is_promotion());
+        key ^= KEYS.piece[p.code()][from.index()]
+            ^ KEYS.piece[crate::rules::piece::Piece::new(us, k).code()][to.index()];
+        let captured = pos.piece_at(to);
+        if captured.is_some() {
+            key ^= KEYS.piece[captured.code()][to.index()];
+        }
+    }
+    key
+}
+
+/// The kind that a move adds to the mover's hand (a capture), if any.
+#[inline]
+pub fn captured_kind<V: Variant>(pos: &Position<V>, m: Move) -> Option<Kind> {
+    if m.is_drop() {
+        return None;
+    }
+    let p = pos.piece_at(m.to());
+    p.is_some().then(|| p.kind().unpromoted())
+}
+
+/// Whether the defender (to move, in check) could block the check with a drop on some square: the check comes
+/// from a distance. Proof pieces must then record every kind the defender lacks (see `dfpn`).
+pub fn interposition_squares<V: Variant>(pos: &Position<V>) -> Bb<V> {
+    let checkers = pos.checkers();
+    if checkers.several() || checkers.is_empty() {
+        return Bb::<V>::EMPTY;
+    }
+    Position::<V>::between(pos.king(pos.side_to_move()), checkers.lsb())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::variant::{Minishogi, Shogi, Yari};
+
+    /// Direct check generation must list exactly the legal moves that give check.
+    fn same_as_filtered<V: Variant>(sfen: &str) {
+        let pos = Position::<V>::from_tsume_sfen(sfen).expect(sfen);
+        let mut a = MoveList::new();
+        generate_checks(&pos, &mut a);
+        let mut b = MoveList::new();
+        pos.generate(GenMode::Checks, &mut b);
+        let mut a: Vec<u16> = a.iter().map(|m| m.raw()).collect();
+        let mut b: Vec<u16> = b.iter().map(|m| m.raw()).collect();
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b, "{sfen}");
+    }
+
+    /// The same over random playouts from each game's start (many positions with pins, checks and drops).
+    fn playouts<V: Variant>(seed: u64) {
+        let mut rng = crate::rules::rng::SplitMix64::new(seed);
+        for _ in 0..40 {
+            let mut pos = Position::<V>::startpos();
+            for _ in 0..80 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                same_as_filtered::<V>(&pos.to_sfen());
+                pos.do_move(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+
+    #[test]
+    fn direct_checks_match_on_random_playouts() {
+        playouts::<Shogi>(1);
+        playouts::<Minishogi>(2);
+        playouts::<Yari>(3);
+    }
+
+    #[test]
+    fn direct_checks_match_the_filtered_legal_moves() {
+        same_as_filtered::<Shogi>(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        );
+        same_as_filtered::<Shogi>("7nl/5+Rgk1/6ppp/9/9/9/9/9/4K4 b BGSNLPb2g3s2n2l14p 1");
+        same_as_filtered::<Shogi>("4k4/9/4P4/9/9/9/9/9/4K3L b GSN2Pr2b3g3s3n3l15p 1");
+        same_as_filtered::<Shogi>("3k5/9/3S5/9/3R5/9/9/9/B8 b GN 1");
+        same_as_filtered::<Minishogi>("2k2/5/2P2/5/K3R b GSbgsp 1");
+        same_as_filtered::<Yari>("3k3/7/7/2R4/7/1N5/5B1/7/3K3 b NBPnbr 1");
+    }
+}

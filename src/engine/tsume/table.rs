@@ -1,0 +1,249 @@
+//! The solver's transposition table: buckets of entries keyed by the board (side to move included), each entry
+//! holding the attacker's hand it was searched with — or, once the position is solved, its proof pieces (the
+//! least hand that still mates) or disproof pieces (the most hand that still fails). A lookup therefore answers
+//! for every hand the stored one dominates (proofs) or is dominated by (disproofs).
+//!
+//! Proofs carry their length (plies to mate against the longest defence of that proof) and disproofs the depth
+//! limit they hold for (`DEPTH_INF` when no depth limit was involved), so that the shortening pass can run
+//! depth-limited searches on the same table.
+//!
+//! When a bucket is full the entry with the least search effort behind it is replaced: cheap results are the
+//! cheapest to find again. That keeps the table usable however long the search runs.
+
+use super::hands::HandBits;
+
+/// Proof and disproof numbers: `INF` marks the solved side.
+pub const INF: u32 = 1 << 30;
+/// A depth (remaining plies) that means "no limit".
+pub const DEPTH_INF: u16 = 60_000;
+
+const BUCKET: usize = 8;
+
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct Entry {
+    key: u64,
+    hand: u32,
+    pn: u32,
+    dn: u32,
+    /// Search effort (nodes) spent below this entry; 0 marks an empty slot.
+    amount: u32,
+    /// Proven: the proof's length. Disproven: the depth limit the disproof holds for.
+    len: u16,
+    mv: u16,
+}
+
+/// What the table knows of a position for a given hand and depth.
+#[derive(Clone, Copy, Debug)]
+pub struct Probe {
+    pub pn: u32,
+    pub dn: u32,
+    /// Proven: the proof's length. Disproven: the depth it holds for.
+    pub len: u16,
+    /// Proven: proof pieces; disproven: disproof pieces; otherwise the hand asked about.
+    pub hand: HandBits,
+    pub mv: u16,
+    pub found: bool,
+}
+
+pub struct Table {
+    entries: Vec<Entry>,
+    buckets: usize,
+    used: usize,
+}
+
+impl Table {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> Table {
+        let bytes = mb.max(1) << 20;
+        let buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
+        Table {
+            entries: vec![Entry::default(); buckets * BUCKET],
+            buckets,
+            used: 0,
+        }
+    }
+
+    /// Empties the table (a new problem).
+    pub fn clear(&mut self) {
+        self.entries.iter_mut().for_each(|e| *e = Entry::default());
+        self.used = 0;
+    }
+
+    /// Occupied entries in permille, for USI `hashfull`.
+    pub fn hashfull(&self) -> u32 {
+        (self.used as u64 * 1000 / self.entries.len() as u64) as u32
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> usize {
+        (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET
+    }
+
+    /// Looks up the position with board key `key`, attacker hand `hand`, searched with `depth` plies left.
+    /// A proof applies when its pieces are dominated by `hand` and it is short enough; a disproof when its
+    /// pieces dominate `hand` and it held for at least `depth`. Otherwise the exact entry's numbers are returned,
+    /// tightened by the unsolved entries of dominated and dominating hands (a stronger hand is at least as hard
+    /// to disprove, a weaker one at least as hard to prove).
+    pub fn probe(
+        &self,
+        key: u64,
+        hand: HandBits,
+        depth: u16,
+        default_pn: u32,
+        default_dn: u32,
+    ) -> Probe {
+        let b = self.bucket(key);
+        let mut r = Probe {
+            pn: default_pn,
+            dn: default_dn,
+            len: 0,
+            hand,
+            mv: 0,
+            found: false,
+        };
+        let mut best_proof: Option<&Entry> = None;
+        for e in &self.entries[b..b + BUCKET] {
+            if e.amount == 0 || e.key != key {
+                continue;
+            }
+            let eh = HandBits::from_raw(e.hand);
+            if e.pn == 0 {
+                if hand.dominates(eh) && e.len <= depth && best_proof.is_none_or(|p| e.len < p.len)
+                {
+                    best_proof = Some(e);
+                }
+            } else if e.dn == 0 {
+                if eh.dominates(hand) && e.len >= depth {
+                    return Probe {
+                        pn: INF,
+                        dn: 0,
+                        len: e.len,
+                        hand: eh,
+                        mv: e.mv,
+                        found: true,
+                    };
+                }
+            } else if eh == hand {
+                r.pn = e.pn;
+                r.dn = e.dn;
+                r.mv = e.mv;
+                r.found = true;
+            } else if hand.dominates(eh) {
+                r.dn = r.dn.max(e.dn);
+            } else if eh.dominates(hand) {
+                r.pn = r.pn.max(e.pn);
+            }
+        }
+        if let Some(e) = best_proof {
+            return Probe {
+                pn: 0,
+                dn: INF,
+                len: e.len,
+                hand: HandBits::from_raw(e.hand),
+                mv: e.mv,
+                found: true,
+            };
+        }
+        r
+    }
+
+    /// Stores a result. A proof or disproof also drops the entries of the same board that it makes redundant.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &mut self,
+        key: u64,
+        hand: HandBits,
+        pn: u32,
+        dn: u32,
+        len: u16,
+        mv: u16,
+        amount: u64,
+    ) {
+        let b = self.bucket(key);
+        let amount = amount.clamp(1, u32::MAX as u64) as u32;
+        let new = Entry {
+            key,
+            hand: hand.raw(),
+            pn,
+            dn,
+            amount,
+            len,
+            mv,
+        };
+        let mut slot: Option<usize> = None;
+        for i in b..b + BUCKET {
+            let e = self.entries[i];
+            if e.amount == 0 {
+                if slot.is_none() {
+                    slot = Some(i);
+                }
+                continue;
+            }
+            if e.key != key {
+                continue;
+            }
+            let eh = HandBits::from_raw(e.hand);
+            let redundant = if pn == 0 {
+                // a proof with fewer pieces and no greater length covers it, and any unsolved entry it covers
+                eh.dominates(hand) && (e.dn != 0) && (e.pn != 0 || e.len >= len)
+            } else if dn == 0 {
+                hand.dominates(eh) && (e.pn != 0) && (e.dn != 0 || e.len <= len)
+            } else {
+                eh == hand && e.pn != 0 && e.dn != 0
+            };
+            if redundant {
+                if slot.is_none() {
+                    self.entries[i] = new;
+                    slot = Some(i);
+                    continue;
+                }
+                self.entries[i] = Entry::default();
+                self.used -= 1;
+            } else if eh == hand && pn != 0 && dn != 0 {
+                // an unsolved result never overwrites a solved one for the same hand
+                return;
+            }
+        }
+        match slot {
+            Some(i) => {
+                if self.entries[i].amount == 0 {
+                    self.used += 1;
+                }
+                self.entries[i] = new;
+            }
+            None => {
+                // replace the entry with the least effort behind it
+                let i = (b..b + BUCKET)
+                    .min_by_key(|&i| self.entries[i].amount)
+                    .unwrap_or(b);
+                self.entries[i] = new;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::piece::Kind;
+
+    #[test]
+    fn proofs_cover_stronger_hands_and_disproofs_weaker_ones() {
+        let mut t = Table::new(1);
+        let g = HandBits::EMPTY.plus(Kind::Gold);
+        let gs = g.plus(Kind::Silver);
+        t.store(42, g, 0, INF, 5, 0, 10);
+        assert_eq!(t.probe(42, gs, 100, 1, 1).pn, 0);
+        assert_eq!(
+            t.probe(42, gs, 3, 1, 1).pn,
+            1,
+            "a 5-ply proof is no proof within 3 plies"
+        );
+        assert_eq!(t.probe(42, HandBits::EMPTY, 100, 1, 1).pn, 1);
+        t.store(7, gs, INF, 0, DEPTH_INF, 0, 10);
+        assert_eq!(t.probe(7, g, 100, 1, 1).dn, 0);
+        assert_eq!(t.probe(7, gs.plus(Kind::Rook), 100, 1, 1).dn, 1);
+        assert!(t.hashfull() < 1000);
+    }
+}

@@ -1,0 +1,129 @@
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use hayate::engine::tsume::{
+    solve, tsume_position, DefenderHand, MateLimits, MateProgress, MateResult,
+};
+use hayate::rules::piece::{Color, Kind};
+use hayate::{Minishogi, Position, Shogi, Yari};
+
+/// Microcosmos (1525 plies): far too long to solve in a test, so every limit has something to cut.
+const LONG: &str =
+    "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1";
+
+#[test]
+fn positions_without_a_mate_say_so_in_every_game() {
+    let none = MateLimits {
+        time: Some(Duration::from_secs(20)),
+        hash_mb: 8,
+        ..MateLimits::default()
+    };
+    let stop = AtomicBool::new(false);
+    // no checking piece at all; a lone gold in hand against a king with room; checks that run out
+    for sfen in [
+        "4k4/9/9/9/9/9/9/9/9 b - 1",
+        "9/9/9/9/4k4/9/9/9/9 b G 1",
+        "4k4/9/9/9/9/9/9/9/5R3 b - 1",
+    ] {
+        let pos = tsume_position::<Shogi>(sfen, DefenderHand::FillIfEmpty).unwrap();
+        assert_eq!(
+            solve(&pos, &none, &stop, None).result,
+            MateResult::NoMate,
+            "{sfen}"
+        );
+    }
+    let pos = tsume_position::<Minishogi>("5/2k2/5/5/4R b G 1", DefenderHand::FillIfEmpty).unwrap();
+    assert_eq!(solve(&pos, &none, &stop, None).result, MateResult::NoMate);
+    let pos =
+        tsume_position::<Yari>("7/7/7/3k3/7/7/7/7/4R2 b P 1", DefenderHand::FillIfEmpty).unwrap();
+    assert_eq!(solve(&pos, &none, &stop, None).result, MateResult::NoMate);
+}
+
+#[test]
+fn stop_is_answered_within_50_ms() {
+    let pos = tsume_position::<Shogi>(LONG, DefenderHand::FillIfEmpty).unwrap();
+    let stop = AtomicBool::new(false);
+    let limits = MateLimits {
+        hash_mb: 16,
+        ..MateLimits::default()
+    };
+    let raised = Mutex::new(None);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(300));
+            *raised.lock().unwrap() = Some(Instant::now());
+            stop.store(true, Ordering::Relaxed);
+        });
+        let r = solve(&pos, &limits, &stop, None);
+        let late = raised.lock().unwrap().expect("stop raised").elapsed();
+        assert_eq!(r.result, MateResult::Stopped);
+        assert!(
+            late < Duration::from_millis(50),
+            "answered {late:?} after stop"
+        );
+    });
+}
+
+#[test]
+fn time_and_node_limits_end_the_search_and_progress_is_reported() {
+    let pos = tsume_position::<Shogi>(LONG, DefenderHand::FillIfEmpty).unwrap();
+    let stop = AtomicBool::new(false);
+    let seen = Mutex::new(Vec::<MateProgress>::new());
+    let progress = |p: &MateProgress| seen.lock().unwrap().push(*p);
+    let limits = MateLimits {
+        time: Some(Duration::from_millis(1300)),
+        hash_mb: 16,
+        ..MateLimits::default()
+    };
+    let t = Instant::now();
+    let r = solve(&pos, &limits, &stop, Some(&progress));
+    assert_eq!(r.result, MateResult::Timeout);
+    assert!(t.elapsed() < Duration::from_millis(1500));
+    let seen = seen.lock().unwrap();
+    assert!(!seen.is_empty(), "one progress report after a second");
+    assert!(seen[0].nodes > 0 && seen[0].time_ms >= 1000 && seen[0].hashfull <= 1000);
+
+    let limits = MateLimits {
+        nodes: Some(5000),
+        hash_mb: 16,
+        ..MateLimits::default()
+    };
+    let r = solve(&pos, &limits, &stop, None);
+    assert_eq!(r.result, MateResult::Timeout);
+    // a node being expanded finishes its children first
+    assert!(r.nodes <= 5000 + 700, "{} nodes", r.nodes);
+}
+
+#[test]
+fn an_omitted_defender_hand_means_all_remaining_pieces() {
+    let pos =
+        tsume_position::<Shogi>("4k4/9/4P4/9/9/9/9/9/9 b G 1", DefenderHand::FillIfEmpty).unwrap();
+    assert!(!pos.has_king(Color::Black));
+    let h = pos.hand(Color::White);
+    assert_eq!(
+        [
+            Kind::Rook,
+            Kind::Bishop,
+            Kind::Gold,
+            Kind::Silver,
+            Kind::Knight,
+            Kind::Lance,
+            Kind::Pawn
+        ]
+        .map(|k| h.count(k)),
+        [2, 2, 3, 4, 4, 4, 17]
+    );
+    // a hand given for the defender is kept as written
+    let pos =
+        tsume_position::<Shogi>("4k4/9/4P4/9/9/9/9/9/9 b Gp 1", DefenderHand::FillIfEmpty).unwrap();
+    assert_eq!(pos.hand(Color::White).count(Kind::Pawn), 1);
+    assert_eq!(pos.hand(Color::White).count(Kind::Rook), 0);
+    let pos =
+        tsume_position::<Minishogi>("2k2/5/2P2/5/5 b G 1", DefenderHand::FillIfEmpty).unwrap();
+    assert_eq!(pos.to_sfen(), "2k2/5/2P2/5/5 b G2r2bg2sp 1");
+    let pos = tsume_position::<Yari>("3k3/7/7/7/7/7/7/7/7 b R 1", DefenderHand::AsGiven).unwrap();
+    assert!(pos.hand(Color::White).is_empty());
+    // the ordinary parser still wants both kings
+    assert!(Position::<Shogi>::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").is_err());
+}

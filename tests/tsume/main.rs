@@ -1,0 +1,9 @@
+//! Tests of the tsume solver (`engine::tsume`), one binary:
+//! - `suites`: exact lengths on 9×9 problems from a public set and on minishogi and Yari shogi suites generated
+//!   here, each of those lengths proven again by the brute-force search of `brute`; every line replayed.
+//! - `limits`: positions without a mate answer "no mate"; stop, time and node limits end the search at once;
+//!   progress is reported; the defender's-hand convention and kingless attackers.
+
+mod brute;
+mod limits;
+mod suites;
