@@ -17,6 +17,7 @@ use super::bench;
 use super::game::{with_game, Game};
 use super::go::{parse_go, GoRequest};
 use super::job::{Halt, Job, Reporter};
+use super::mate::run_mate;
 use super::options::{option_lines, Options, Setting};
 use super::output::Output;
 use super::perft::{self, run_perft};
@@ -231,6 +232,9 @@ impl Engine {
     }
 
     fn cmd_eval(&self) {
+        if !self.game.has_both_kings() {
+            return self.out.error("eval: the position lacks a king");
+        }
         let (terms, side) = with_game!(&self.game, p, _V, (eval_terms(p), p.side_to_move()));
         self.out.send(&format!(
             "info string eval (sente's view) material {} hand {} king_safety {} placement {} mobility {} total {} side_to_move {}",
@@ -287,6 +291,14 @@ impl Engine {
             Ok(m) => m,
             Err(e) => return self.out.error(&format!("go searchmoves: {e}")),
         };
+        if let Some(time) = req.mate {
+            return self.cmd_mate(time);
+        }
+        if !self.game.has_both_kings() {
+            return self
+                .out
+                .error("go: a position without both kings can only be solved with 'go mate'");
+        }
         self.make_ready();
         let mut limits = req.limits;
         limits.multipv = self.options.multipv;
@@ -303,8 +315,19 @@ impl Engine {
                 &game,
                 p,
                 _V,
-                run_search(&searcher, p, &limits, &options, req.mate, &report)
+                run_search(&searcher, p, &limits, &options, &report)
             );
+        });
+    }
+
+    /// `go mate`: the tsume solver, with a table of USI_Hash megabytes of its own (freed when it ends).
+    fn cmd_mate(&mut self, time: Option<u64>) {
+        let game = self.game.clone();
+        let hash_mb = self.options.hash_mb;
+        let halt = Halt::default();
+        let job_halt = halt.clone();
+        self.start("mate search", halt, move |report| {
+            with_game!(&game, p, _V, run_mate(p, time, hash_mb, &job_halt, &report))
         });
     }
 

@@ -1,9 +1,10 @@
 //! The game being played, as one value: the position of whichever of the three games was chosen at run time.
 
+use crate::rules::piece::Color;
 use crate::rules::position::sfen::SfenError;
 use crate::rules::position::Position;
 use crate::rules::variant::{Minishogi, Shogi, Yari};
-use crate::GameKind;
+use crate::{with_variant, GameKind};
 
 /// One of the three games with its position.
 #[derive(Clone)]
@@ -48,16 +49,42 @@ impl Game {
         with_game!(self, _p, V, <V as crate::rules::variant::Variant>::KIND)
     }
 
-    /// Parses an SFEN for the current game, or for the game whose board shape the SFEN has.
+    /// Parses an SFEN for the current game, or for the game whose board shape the SFEN has. A tsume problem
+    /// without the attacker's king is accepted too (the error of the plain parse is kept for anything else):
+    /// only `go mate` may search it (see [`Game::has_both_kings`]).
     pub fn parse_sfen(&self, sfen: &str) -> Result<Game, SfenError> {
         let target = board_shape(sfen)
             .and_then(|(ranks, files)| GameKind::from_shape(ranks, files))
             .unwrap_or(self.kind());
-        Ok(match target {
-            GameKind::Shogi => Game::Shogi(Position::from_sfen(sfen)?),
-            GameKind::Minishogi => Game::Minishogi(Position::from_sfen(sfen)?),
-            GameKind::Yari => Game::Yari(Position::from_sfen(sfen)?),
+        with_variant!(target, V => {
+            let pos = Position::<V>::from_sfen(sfen)
+                .or_else(|e| Position::<V>::from_tsume_sfen(sfen).map_err(|_| e))?;
+            Ok(Game::from(pos))
         })
+    }
+
+    /// Whether both sides have a king: the playing search and the evaluation need both; the tsume solver does
+    /// not.
+    pub fn has_both_kings(&self) -> bool {
+        with_game!(self, p, _V, Color::ALL.iter().all(|&c| p.has_king(c)))
+    }
+}
+
+impl From<Position<Shogi>> for Game {
+    fn from(p: Position<Shogi>) -> Game {
+        Game::Shogi(p)
+    }
+}
+
+impl From<Position<Minishogi>> for Game {
+    fn from(p: Position<Minishogi>) -> Game {
+        Game::Minishogi(p)
+    }
+}
+
+impl From<Position<Yari>> for Game {
+    fn from(p: Position<Yari>) -> Game {
+        Game::Yari(p)
     }
 }
 

@@ -10,6 +10,7 @@ mod engine;
 mod game;
 mod go;
 mod job;
+mod mate;
 mod options;
 mod output;
 mod perft;

@@ -1,7 +1,7 @@
-//! The body of a search job: search, report, and answer with `bestmove` (or `checkmate` for `go mate`).
+//! The body of a search job: search, report, and answer with `bestmove`.
 
 use crate::engine::eval::GameEval;
-use crate::engine::search::{Info, Limits, SearchResult, Searcher, MATE_BOUND};
+use crate::engine::search::{Info, Limits, SearchResult, Searcher};
 use crate::rules::position::notation::move_to_usi;
 use crate::rules::position::Position;
 
@@ -15,12 +15,11 @@ pub(super) fn run_search<V: GameEval>(
     pos: &Position<V>,
     limits: &Limits,
     options: &Options,
-    mate_mode: Option<Option<u64>>,
     report: &Reporter,
 ) {
     let control = searcher.control();
-    // entering-king declaration (9×9 only); `go mate` asks for a mate, not a win
-    if V::ENTERING_KING && mate_mode.is_none() && pos.can_declare(options.entering_king) {
+    // entering-king declaration (9×9 only)
+    if V::ENTERING_KING && pos.can_declare(options.entering_king) {
         // a declaration answers without a search, but still honours infinite and ponder: it begins the control
         // as a search would
         control.begin(limits.start, limits.ponder);
@@ -30,26 +29,7 @@ pub(super) fn run_search<V: GameEval>(
     }
     let on_info = |i: &Info| report.send(&info_line::<V>(i));
     let r: SearchResult = searcher.search(pos, limits, &options.time, &on_info);
-    let line = match mate_mode {
-        Some(limit) => {
-            let stopped_by_time = control.stopped() && limit.is_some();
-            checkmate_line::<V>(&r, stopped_by_time)
-        }
-        None => bestmove_line::<V>(&r, options),
-    };
-    report.finish(&line);
-}
-
-/// The answer to `go mate`: the mating line, or why there is none.
-fn checkmate_line<V: GameEval>(r: &SearchResult, stopped_by_time: bool) -> String {
-    if r.score >= MATE_BOUND {
-        let pv: Vec<String> = r.pv.iter().map(|&m| move_to_usi::<V>(m)).collect();
-        format!("checkmate {}", pv.join(" "))
-    } else if stopped_by_time {
-        "checkmate timeout".into()
-    } else {
-        "checkmate nomate".into()
-    }
+    report.finish(&bestmove_line::<V>(&r, options));
 }
 
 /// `bestmove <move> [ponder <move>]`, or `bestmove resign` with no move or a score below ResignValue.
