@@ -27,6 +27,24 @@ fn single_thread_search_is_deterministic() {
     );
 }
 
+/// A searcher keeps what it learnt about move ordering from one search to the next, and `clear` forgets it with
+/// the table: after `clear` a used searcher searches exactly like a new one (the bench's node counts rely on it).
+#[test]
+fn clear_makes_a_used_searcher_search_like_a_new_one() {
+    let sfen = "lnsgk1snl/5g1s1/+Rp1ppp1pp/2p3p2/7b1/1P7/P2PPPPPP/2G1KSGR1/LN+b4NL w Pp 20";
+    let p = pos::<Shogi>(sfen);
+    let fresh = search_depth(&p, 6);
+    let mut s = Searcher::new(1, HASH_MB);
+    let other = pos::<Shogi>("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+    search(&s, &other, &depth(7), &|_| {});
+    s.clear();
+    let again = search(&s, &p, &depth(6), &|_| {});
+    assert_eq!(
+        (again.nodes, again.best, again.score),
+        (fresh.nodes, fresh.best, fresh.score)
+    );
+}
+
 fn searchmoves<V: GameEval>(sfen: &str) {
     let p = pos::<V>(sfen);
     let all = search_depth(&p, 5).best.unwrap();

@@ -27,7 +27,7 @@ pub(super) struct Worker<'a, V: GameEval> {
     pub(super) sh: &'a Shared<'a>,
     pub(super) nodes: u64,
     pub(super) seldepth: usize,
-    pub(super) ordering: MoveOrdering,
+    pub(super) ordering: Box<MoveOrdering>,
     /// The principal variation found below each ply, `pv_len[ply]` moves long.
     pub(super) pv: Vec<[Move; MAX_PLY + 1]>,
     pub(super) pv_len: [usize; MAX_PLY + 1],
@@ -41,14 +41,20 @@ pub(super) struct Worker<'a, V: GameEval> {
 }
 
 impl<'a, V: GameEval> Worker<'a, V> {
-    pub(super) fn new(id: usize, pos: Position<V>, sh: &'a Shared<'a>) -> Self {
+    /// A worker with the move-ordering statistics its thread kept from the searches before.
+    pub(super) fn new(
+        id: usize,
+        pos: Position<V>,
+        sh: &'a Shared<'a>,
+        ordering: Box<MoveOrdering>,
+    ) -> Self {
         Worker {
             id,
             pos,
             sh,
             nodes: 0,
             seldepth: 0,
-            ordering: MoveOrdering::new(),
+            ordering,
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             evals: [-INFINITE; MAX_PLY + 1],
@@ -57,6 +63,11 @@ impl<'a, V: GameEval> Worker<'a, V> {
             root_moves: Vec::new(),
             completed_depth: 0,
         }
+    }
+
+    /// The move-ordering statistics, for the thread's next search.
+    pub(super) fn into_ordering(self) -> Box<MoveOrdering> {
+        self.ordering
     }
 
     fn is_main(&self) -> bool {

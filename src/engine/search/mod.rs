@@ -40,6 +40,7 @@ pub use control::Control;
 pub use time::{budget, Clock, TimeOptions, MAX_TIME_MS};
 
 use driver::Worker;
+use ordering::MoveOrdering;
 use smp::{build_pool, BusyTable, Shared};
 
 pub const MATE: i32 = 32000;
@@ -148,6 +149,14 @@ pub struct Searcher {
     /// A game reaching this SFEN move number is a draw (0: no limit), as `MaxMovesToDraw` says.
     pub max_moves_to_draw: u32,
     busy: BusyTable,
+    /// Each worker thread's move-ordering statistics, kept between searches (`None` while a search holds them).
+    orderings: Vec<Mutex<Option<Box<MoveOrdering>>>>,
+}
+
+fn fresh_orderings(threads: usize) -> Vec<Mutex<Option<Box<MoveOrdering>>>> {
+    (0..threads)
+        .map(|_| Mutex::new(Some(Box::new(MoveOrdering::new()))))
+        .collect()
 }
 
 impl Searcher {
@@ -160,6 +169,7 @@ impl Searcher {
             draw_value: 0,
             max_moves_to_draw: 0,
             busy: BusyTable::new(),
+            orderings: fresh_orderings(threads.max(1)),
         }
     }
 
@@ -169,6 +179,7 @@ impl Searcher {
         if threads != self.threads {
             self.pool = build_pool(threads);
             self.threads = threads;
+            self.orderings = fresh_orderings(threads);
         }
     }
 
@@ -180,8 +191,28 @@ impl Searcher {
         self.tt = Arc::new(TranspositionTable::new(mb));
     }
 
+    /// Empties the table and the move-ordering statistics: the next search starts from nothing (a new game, or
+    /// the bench, whose node counts must not depend on what ran before).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.orderings = fresh_orderings(self.threads);
+    }
+
+    /// Thread `id`'s statistics, aged for a new search (new ones if a search that held them was cut short).
+    fn take_ordering(&self, id: usize) -> Box<MoveOrdering> {
+        let kept = self.orderings[id]
+            .lock()
+            .map(|mut o| o.take())
+            .unwrap_or_default();
+        let mut o = kept.unwrap_or_else(|| Box::new(MoveOrdering::new()));
+        o.new_search();
+        o
+    }
+
+    fn keep_ordering(&self, id: usize, o: Box<MoveOrdering>) {
+        if let Ok(mut slot) = self.orderings[id].lock() {
+            *slot = Some(o);
+        }
     }
 
     /// The flags through which another thread stops the search or ends its pondering.
@@ -226,12 +257,14 @@ impl Searcher {
             for id in 1..self.threads {
                 let shared = &shared;
                 s.spawn(move |_| {
-                    let mut w = Worker::new(id, pos.clone(), shared);
+                    let mut w = Worker::new(id, pos.clone(), shared, self.take_ordering(id));
                     w.iterate();
+                    self.keep_ordering(id, w.into_ordering());
                 });
             }
-            let mut w = Worker::new(0, pos.clone(), &shared);
+            let mut w = Worker::new(0, pos.clone(), &shared, self.take_ordering(0));
             let r = w.iterate();
+            self.keep_ordering(0, w.into_ordering());
             // the main worker is done: stop the helpers
             self.control.halt();
             if let Ok(mut slot) = result.lock() {

@@ -23,7 +23,8 @@ const HISTORY_SIZE: usize = 88 * 81;
 /// Move scores, by the move's place in its list.
 pub(super) type Scores = [i32; MAX_MOVES];
 
-/// One worker's move-ordering statistics: each search starts them empty.
+/// One worker thread's move-ordering statistics. They carry over from one search to the next (the positions of
+/// consecutive moves of a game are alike), aged at each new search, and are emptied with the table.
 pub(super) struct MoveOrdering {
     /// Two quiet moves per ply that last cut off there: a sibling position often has the same refutation.
     killers: [[Move; 2]; MAX_PLY + 1],
@@ -40,6 +41,17 @@ impl MoveOrdering {
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             history: vec![[0; HISTORY_SIZE]; 2],
             counter_moves: vec![Move::NONE; HISTORY_SIZE],
+        }
+    }
+
+    /// Readies the statistics for a new search: killers belong to the plies of the last search and go; the
+    /// history is halved, so that it still orders the first iterations but soon follows the new position.
+    pub(super) fn new_search(&mut self) {
+        self.killers = [[Move::NONE; 2]; MAX_PLY + 1];
+        for side in self.history.iter_mut() {
+            for e in side.iter_mut() {
+                *e /= 2;
+            }
         }
     }
 
