@@ -32,6 +32,9 @@ pub enum Command {
     Bench(BenchArgs),
     /// Play a match between two USI engines (or check a record file with --verify).
     Match(MatchArgs),
+    /// Speak XBoard's protocol (CECP) on stdin/stdout instead of USI, for XBoard and WinBoard (a first input
+    /// line `xboard` does the same without the subcommand).
+    Xboard,
 }
 
 /// A game on the command line: the names and aliases are [`GameKind`]'s, listed in `--help`.
