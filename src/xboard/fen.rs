@@ -65,7 +65,18 @@ pub fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, String> {
         None => (board_field, ""),
     };
     let hands = hands_field(holdings)?;
-    let sfen = format!("{board} {side} {hands} 1");
+    // the full-move number is the last field after the side (`w 0 1`, `w - - 0 1`); SFEN counts plies
+    let rest: Vec<&str> = fields.collect();
+    let full_moves = match rest[..] {
+        [_, .., last] => last
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..500_000).contains(n))
+            .unwrap_or(1),
+        _ => 1,
+    };
+    let ply = 2 * (full_moves - 1) + 1 + u32::from(side == "w");
+    let sfen = format!("{board} {side} {hands} {ply}");
     Position::<V>::from_sfen(&sfen).map_err(|e| e.to_string())
 }
 
@@ -149,7 +160,7 @@ mod tests {
         let fen = to_fen(&pos);
         assert_eq!(fen, "4k4/4+R4/9/9/9/9/9/9/4K4[PPGb] b 0 5");
         let back = parse_fen::<Shogi>(&fen).unwrap();
-        assert_eq!(back.to_sfen(), "4k4/4+R4/9/9/9/9/9/9/4K4 w G2Pb 1");
+        assert_eq!(back.to_sfen(), "4k4/4+R4/9/9/9/9/9/9/4K4 w G2Pb 10");
         // holdings in any order, fields after the side ignored, no holdings at all
         let p = parse_fen::<Shogi>("4k4/9/9/9/9/9/9/9/4K4[bPGP] w - - 0 1").unwrap();
         assert_eq!(p.to_sfen(), "4k4/9/9/9/9/9/9/9/4K4 b G2Pb 1");

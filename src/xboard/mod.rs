@@ -11,8 +11,8 @@
 //! `hayate xboard`. stdout carries protocol lines only; diagnostics go through `log` to stderr.
 
 mod clock;
-pub(crate) mod fen;
-mod notation;
+pub mod fen;
+pub mod notation;
 mod session;
 mod think;
 mod variants;

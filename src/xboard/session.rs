@@ -20,7 +20,7 @@ use crate::usi::{lock as lock_searcher, with_game, Game, Options, Output, Settin
 use crate::GameKind;
 
 use super::clock::TimeControl;
-use super::fen::parse_fen;
+use super::fen::{parse_fen, to_fen};
 use super::notation::{parse_move, Refusal};
 use super::think::{ending, lock, think, Purpose, Turn};
 use super::truncate;
@@ -98,7 +98,7 @@ impl Session {
             let line = match rx.recv().unwrap_or(Input::Eof) {
                 Input::Eof => break,
                 Input::Bad(msg) => {
-                    self.error(&msg, "");
+                    self.error("bad input", &msg);
                     continue;
                 }
                 Input::Line(l) => l,
@@ -174,6 +174,11 @@ impl Session {
                 }
             }
             "option" => self.cmd_option(&args.join(" "), line),
+            // not CECP: the position as a comment line (`# <FEN>`), for people and tests at a terminal
+            "d" => {
+                let fen = with_game!(&self.game, p, _V, to_fen(p));
+                self.out.send(&format!("# {fen}"));
+            }
             // accepted and ignored: feature replies, opponent information, draw offers (declined by silence),
             // pondering switches (the engine does not ponder), and requests it has nothing for
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"

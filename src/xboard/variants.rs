@@ -3,11 +3,18 @@
 //! `piece` lines (each piece's moves in Betza's notation, so that XBoard can test moves and detect mates).
 //!
 //! XBoard knows 9×9 shogi. Minishogi is XBoard's shogi on a 5×5 board with 5 holdings (`5x5+5_shogi`), but a
-//! changed board size leaves XBoard's board empty, so the engine sends the start position for it as well. Yari
-//! shogi is new to XBoard: its pieces take the slots of XBoard's pawn, knight, bishop and rook (the letters of
-//! our SFEN), their promoted forms the `+` slots, and `piece` lines give their moves. Fairy-Stockfish answers
-//! `variant yarishogi` the same way. The pawn-drop-mate, repetition and forced-promotion rules stay the
-//! engine's own.
+//! changed board size leaves XBoard's board empty, so the engine sends the start position for it as well.
+//!
+//! Yari shogi is new to XBoard: it is played as XBoard's shogi on a 7×9 board whose pieces take the slots of
+//! shogi pieces with our SFEN letters, their promoted forms the `+` slots, and `piece` lines give their moves
+//! (Fairy-Stockfish answers `variant yarishogi` the same way). XBoard's shogi keeps its own rules for the slot a
+//! piece takes: a piece in the knight's slot must promote on the last two ranks and cannot be dropped there,
+//! one in the lance's slot only on the last rank. The yari knight (any distance forward, or the knight's leap)
+//! has the lance's rule, so it takes the lance's slot (drawn as a lance); in the knight's slot, as
+//! Fairy-Stockfish has it, XBoard promotes a yari knight that stops on the eighth rank and forfeits one dropped
+//! there. The pawn takes the pawn's slot (the same rules), the yari bishop and rook those of the bishop and
+//! rook, which XBoard never forces to promote (Hayate promotes the yari bishop on the last rank itself). The
+//! pawn-drop-mate and repetition rules stay the engine's own.
 
 use crate::rules::position::Position;
 use crate::rules::variant::{Minishogi, Yari};
@@ -38,8 +45,9 @@ pub fn announcement(kind: GameKind) -> Vec<String> {
             to_fen(&Position::<Minishogi>::startpos())
         )],
         GameKind::Yari => {
+            // slots: pawn P, bishop B, rook R, lance N; promoted pawn, bishop, rook and lance
             let mut lines = vec![format!(
-                "setup (PNBR.......++++Kpnbr.......++++k) 7x9+4_shogi {}",
+                "setup (P.BRN......+.+++Kp.brn......+.+++k) 7x9+4_shogi {}",
                 to_fen(&Position::<Yari>::startpos())
             )];
             lines.extend(
@@ -97,7 +105,7 @@ mod tests {
         let yari = announcement(GameKind::Yari);
         assert_eq!(
             yari[0],
-            "setup (PNBR.......++++Kpnbr.......++++k) 7x9+4_shogi rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR[-] w 0 1"
+            "setup (P.BRN......+.+++Kp.brn......+.+++k) 7x9+4_shogi rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR[-] w 0 1"
         );
         assert_eq!(yari.len(), 10);
         assert!(yari[1..].iter().all(|l| l.starts_with("piece ")));
