@@ -165,7 +165,7 @@ mod tests {
         let p = parse_fen::<Shogi>("4k4/9/9/9/9/9/9/9/4K4[bPGP] w - - 0 1").unwrap();
         assert_eq!(p.to_sfen(), "4k4/9/9/9/9/9/9/9/4K4 b G2Pb 1");
         let p = parse_fen::<Minishogi>("rbsgk/4p/5/P4/KGSBR b").unwrap();
-        assert_eq!(p.to_sfen(), "rbsgk/4p/5/P4/KGSBR w - 1");
+        assert_eq!(p.to_sfen(), "rbsgk/4p/5/P4/KGSBR w - 2");
     }
 
     #[test]
