@@ -34,6 +34,9 @@ pub enum Command {
     Match(MatchArgs),
     /// Solve a tsume problem (or a suite of them) with the df-pn solver.
     Mate(crate::cli_mate::MateArgs),
+    /// Speak XBoard's protocol (CECP) on stdin/stdout instead of USI, for XBoard and WinBoard (a first input
+    /// line `xboard` does the same without the subcommand).
+    Xboard,
 }
 
 /// A game on the command line: the names and aliases are [`GameKind`]'s, listed in `--help`.

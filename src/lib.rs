@@ -5,13 +5,14 @@
 //!   [`Variant`] trait and the [`GameKind`] that names a game at run time, positions with SFEN and USI notation,
 //!   legal move generation and perft. Everything is generic over the game's [`Variant`].
 //! - [`engine`]: evaluation, search (Lazy SMP), transposition table and `bench`, generic over the same games.
-//! - front ends: [`usi`] (the protocol loop) and [`matches`] (`hayate match`, hosting and judging other
+//! - front ends: [`usi`] (the protocol loop), [`xboard`] (CECP, for XBoard and WinBoard) and [`matches`] (`hayate match`, hosting and judging other
 //!   engines); the command line (`src/cli.rs`) belongs to the binary.
 
 pub mod engine;
 pub mod matches;
 pub mod rules;
 pub mod usi;
+pub mod xboard;
 
 pub use rules::game::{EnteringKingRule, GameKind};
 pub use rules::moves::{Move, MoveList};

@@ -41,6 +41,17 @@ impl GameKind {
         }
     }
 
+    /// The name XBoard (CECP) and UCI2WB use: XBoard's own for the games it knows (`shogi`, and minishogi as shogi
+    /// on a 5×5 board with 5 holdings, `5x5+5_shogi`), ours for Yari shogi, which XBoard learns from the engine.
+    /// It is one of [`GameKind::aliases`], so it parses back to the game.
+    pub const fn xboard_name(self) -> &'static str {
+        match self {
+            GameKind::Shogi => "shogi",
+            GameKind::Minishogi => "5x5+5_shogi",
+            GameKind::Yari => "yarishogi",
+        }
+    }
+
     /// Ranks and files of the board.
     pub const fn shape(self) -> (usize, usize) {
         match self {
@@ -182,6 +193,7 @@ mod tests {
                 assert_eq!(a.to_ascii_uppercase().parse::<GameKind>(), Ok(g));
             }
             assert_eq!(g.name().parse::<GameKind>(), Ok(g));
+            assert_eq!(g.xboard_name().parse::<GameKind>(), Ok(g));
         }
         assert!("chess".parse::<GameKind>().is_err());
         assert!("".parse::<GameKind>().is_err());

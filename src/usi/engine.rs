@@ -3,6 +3,7 @@
 //! `ponderhit`, `isready` and `quit` are answered while it runs.
 
 use std::ops::ControlFlow;
+use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -63,8 +64,18 @@ impl Engine {
     /// Runs the loop until `quit` or end of input.
     pub fn run(&mut self) {
         let rx = spawn_reader();
+        let first = rx.recv().unwrap_or(Input::Eof);
+        self.run_on(rx, first);
+    }
+
+    /// Runs the loop on input that is already being read, starting with `first`, read from it before.
+    pub(crate) fn run_on(&mut self, rx: Receiver<Input>, first: Input) {
+        let mut first = Some(first);
         loop {
-            let line = match rx.recv().unwrap_or(Input::Eof) {
+            let input = first
+                .take()
+                .unwrap_or_else(|| rx.recv().unwrap_or(Input::Eof));
+            let line = match input {
                 Input::Eof => break,
                 Input::Bad(msg) => {
                     self.out.error(&msg);
@@ -203,10 +214,19 @@ impl Engine {
         };
         let mut game = match setup.first() {
             Some(&"startpos") if setup.len() == 1 => Game::start(self.options.variant),
-            Some(&"sfen") => match self.game.parse_sfen(&setup[1..].join(" ")) {
-                Ok(g) => g,
-                Err(e) => return self.out.error(&format!("position: {e}")),
-            },
+            Some(&"sfen") => {
+                let text = setup[1..].join(" ");
+                // UCI2WB passes XBoard's FEN (holdings in brackets) unchanged to engines that announce UCI_Variant
+                let parsed = if text.contains('[') {
+                    crate::xboard::fen::parse_game(self.game.kind(), &text)
+                } else {
+                    self.game.parse_sfen(&text).map_err(|e| e.to_string())
+                };
+                match parsed {
+                    Ok(g) => g,
+                    Err(e) => return self.out.error(&format!("position: {e}")),
+                }
+            }
             _ => {
                 return self.out.error(
                     "position needs 'startpos' or 'sfen <SFEN>' (then optional 'moves ...')",
@@ -364,7 +384,7 @@ impl Engine {
 
 /// Locks the searcher. A search that panicked leaves the lock poisoned; the table (plain atomics) and the pool
 /// are still sound, and refusing every later `go` would lose the game, so the engine goes on with them.
-fn lock(searcher: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
+pub(crate) fn lock(searcher: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
     searcher.lock().unwrap_or_else(|e| {
         log::warn!("a search panicked earlier; going on with its table");
         searcher.clear_poison();

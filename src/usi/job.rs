@@ -13,14 +13,14 @@ use super::output::Output;
 /// Asks a job to stop, for work that the engine's search [`Control`] does not reach: the flag that `go perft`
 /// polls, and the searcher of a `bench`, which has its own table and control.
 #[derive(Clone, Default)]
-pub(super) struct Halt {
+pub(crate) struct Halt {
     flag: Arc<AtomicBool>,
     control: Option<Arc<Control>>,
 }
 
 impl Halt {
     /// A halt that also stops searches run with `control`.
-    pub(super) fn with_control(control: Arc<Control>) -> Halt {
+    pub(crate) fn with_control(control: Arc<Control>) -> Halt {
         Halt {
             flag: Arc::default(),
             control: Some(control),
@@ -29,55 +29,55 @@ impl Halt {
 
     /// The flag first, then the searcher's stop: a job that makes each search's limits (their start) before it
     /// reads the flag cannot miss a stop that comes in between, since that stop is stamped after the start.
-    pub(super) fn halt(&self) {
+    pub(crate) fn halt(&self) {
         self.flag.store(true, Ordering::SeqCst);
         if let Some(c) = &self.control {
             c.stop();
         }
     }
 
-    pub(super) fn requested(&self) -> bool {
+    pub(crate) fn requested(&self) -> bool {
         self.flag.load(Ordering::SeqCst)
     }
 
     /// The flag itself, for code that polls an `AtomicBool` (perft).
-    pub(super) fn flag(&self) -> &AtomicBool {
+    pub(crate) fn flag(&self) -> &AtomicBool {
         &self.flag
     }
 }
 
 /// How a job writes: its lines go out as they come, and its last line through [`Reporter::finish`].
 #[derive(Clone)]
-pub(super) struct Reporter {
+pub(crate) struct Reporter {
     out: Output,
     done: Arc<AtomicBool>,
 }
 
 impl Reporter {
-    pub(super) fn send(&self, line: &str) {
+    pub(crate) fn send(&self, line: &str) {
         self.out.send(line);
     }
 
     /// Writes the job's last line. The job counts as done just before it, so that a command the GUI sends as
     /// soon as it reads the line (the next `go`, a `setoption`) finds the engine idle instead of being refused.
-    pub(super) fn finish(&self, line: &str) {
+    pub(crate) fn finish(&self, line: &str) {
         self.done.store(true, Ordering::SeqCst);
         self.out.send(line);
     }
 }
 
 /// A running job.
-pub(super) struct Job {
-    pub(super) handle: JoinHandle<()>,
+pub(crate) struct Job {
+    pub(crate) handle: JoinHandle<()>,
     done: Arc<AtomicBool>,
     /// What runs, for the refusals of commands that must wait for it: "search", "perft", "bench".
-    pub(super) what: &'static str,
+    pub(crate) what: &'static str,
     halt: Halt,
 }
 
 impl Job {
     /// Starts `body` on a thread named `usi-<what>`.
-    pub(super) fn spawn(
+    pub(crate) fn spawn(
         what: &'static str,
         out: &Output,
         halt: Halt,
@@ -100,11 +100,11 @@ impl Job {
     }
 
     /// Whether the job has written its last line (or ended without one).
-    pub(super) fn is_done(&self) -> bool {
+    pub(crate) fn is_done(&self) -> bool {
         self.handle.is_finished() || self.done.load(Ordering::SeqCst)
     }
 
-    pub(super) fn halt(&self) {
+    pub(crate) fn halt(&self) {
         self.halt.halt();
     }
 }

@@ -124,6 +124,14 @@ impl Options {
 pub fn option_lines() -> Vec<String> {
     let d = Options::default();
     let games: String = GameKind::ALL.iter().map(|g| format!(" var {g}")).collect();
+    // UCI_Variant is what UCI2WB (XBoard's adapter) reads and sets: it lists XBoard's names besides ours, and sets
+    // the game only for engines that announce it
+    let xboard_games: String = GameKind::ALL
+        .iter()
+        .map(|g| g.xboard_name())
+        .filter(|x| !GameKind::ALL.iter().any(|g| g.name() == *x))
+        .map(|x| format!(" var {x}"))
+        .collect();
     vec![
         format!(
             "option name USI_Hash type spin default {} min 1 max {MAX_HASH_MB}",
@@ -137,6 +145,10 @@ pub fn option_lines() -> Vec<String> {
         "option name MultiPV type spin default 1 min 1 max 600".into(),
         format!(
             "option name USI_Variant type combo default {}{games}",
+            GameKind::Shogi
+        ),
+        format!(
+            "option name UCI_Variant type combo default {}{games}{xboard_games}",
             GameKind::Shogi
         ),
         format!(
@@ -189,6 +201,9 @@ fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
     match value {
         Some("true") => Ok(true),
         Some("false") => Ok(false),
+        // UCI2WB (XBoard's adapter) switches USI_Ponder with 1 and 0
+        Some("1") => Ok(true),
+        Some("0") => Ok(false),
         _ => Err(format!("option {name} takes true or false")),
     }
 }

@@ -29,7 +29,7 @@ impl Output {
     }
 
     /// Copies a line to the log file, marked `>` for input and `<` for output.
-    pub(super) fn log_line(&self, dir: &str, line: &str) {
+    pub(crate) fn log_line(&self, dir: &str, line: &str) {
         if let Ok(mut log) = self.log.lock() {
             if let Some(f) = log.as_mut() {
                 let _ = writeln!(f, "{dir} {line}");
@@ -38,7 +38,7 @@ impl Output {
     }
 
     /// Starts logging to `path` (truncating it), or stops for an empty path or `<empty>`.
-    pub(super) fn set_log(&self, path: &str) -> Result<(), String> {
+    pub(crate) fn set_log(&self, path: &str) -> Result<(), String> {
         let mut log = self
             .log
             .lock()

@@ -7,14 +7,14 @@ use std::sync::mpsc::{self, Receiver};
 /// The longest line read whole; the rest of a longer line is discarded and the line reported as an error.
 const MAX_LINE: usize = 64 * 1024;
 
-pub(super) enum Input {
+pub(crate) enum Input {
     Line(String),
     /// A line that was too long or not text.
     Bad(String),
     Eof,
 }
 
-pub(super) fn spawn_reader() -> Receiver<Input> {
+pub(crate) fn spawn_reader() -> Receiver<Input> {
     let (tx, rx) = mpsc::channel();
     std::thread::Builder::new()
         .name("usi-reader".into())

@@ -121,6 +121,25 @@ fn uci_variant_selects_minishogi() {
     e.go_legal("go depth 3");
 }
 
+/// What UCI2WB sends for XBoard's minishogi: `UCI_Variant 5x5+5_shogi`, then XBoard's FEN (holdings in brackets,
+/// `w` for sente) unchanged in `position sfen`, and moves in USI.
+#[test]
+fn uci2wb_minishogi_position_with_xboards_fen() {
+    let _cpu = shared();
+    let mut e = Engine::new();
+    e.accept("setoption name UCI_Variant value 5x5+5_shogi");
+    e.accept("setoption name USI_Ponder value 1");
+    e.accept("setoption name USI_Ponder value 0");
+    e.accept("position sfen rbsgk/4p/5/P4/KGSBR[-] w 0 1 moves 5d5c");
+    assert_eq!(e.sfen(), "rbsgk/4p/P4/5/KGSBR w - 2");
+    e.accept("position sfen rbsg1/4k/5/P4/KGSBR[p] b 0 1");
+    assert_eq!(e.sfen(), "rbsg1/4k/5/P4/KGSBR w p 2");
+    e.go_legal("go depth 2");
+    // a bad one changes nothing
+    e.reject("position sfen rbsgk/4p/5/P4/KGSBR[K] w 0 1");
+    assert_eq!(e.sfen(), "rbsg1/4k/5/P4/KGSBR w p 2");
+}
+
 #[test]
 fn go_perft_3_in_minishogi() {
     let _cpu = shared();

@@ -7,12 +7,13 @@ use crate::process::Engine;
 use crate::{shared, QUICK};
 
 /// (name, type) of every option the engine must list.
-const OPTIONS: [(&str, &str); 14] = [
+const OPTIONS: [(&str, &str); 15] = [
     ("USI_Hash", "spin"),
     ("Threads", "spin"),
     ("USI_Ponder", "check"),
     ("MultiPV", "spin"),
     ("USI_Variant", "combo"),
+    ("UCI_Variant", "combo"),
     ("NetworkDelay", "spin"),
     ("MinimumThinkingTime", "spin"),
     ("SlowMover", "spin"),
@@ -89,6 +90,8 @@ fn usi_handshake_lists_every_option_then_usiok() {
                     assert!(vars.contains(&d), "default not among the vars: '{line}'");
                     let want: &[&str] = match name {
                         "USI_Variant" => &["shogi", "minishogi", "yarishogi"],
+                        // UCI2WB offers XBoard these names and sets the chosen one
+                        "UCI_Variant" => &["shogi", "minishogi", "yarishogi", "5x5+5_shogi"],
                         "EnteringKingRule" => &["NoEnteringKing", "CSARule24", "CSARule27"],
                         _ => &[],
                     };
@@ -121,6 +124,7 @@ fn usi_handshake_lists_every_option_then_usiok() {
         assert!(line("Threads").contains(" min 1 max 1024"));
         assert!(line("MultiPV").ends_with(" min 1 max 600"));
         assert!(line("USI_Variant").contains("type combo default shogi "));
+        assert!(line("UCI_Variant").contains("type combo default shogi "));
     }
 }
 
