@@ -64,7 +64,12 @@ struct Child {
     phand: HandBits,
     rep: u16,
     futile: bool,
+    /// Delayed expansion: the index of the sibling this move waits for (`NO_PREV`: none). See [`active`].
+    prev: u16,
 }
+
+/// No sibling to wait for.
+const NO_PREV: u16 = u16::MAX;
 
 /// Keys are already random: hash them as they are.
 #[derive(Default)]
@@ -252,6 +257,8 @@ impl<'a, V: Variant> Searcher<'a, V> {
         } else {
             generate_evasions(&self.pos, &mut moves);
         }
+        // the last drop child on each square, for the delayed interpositions
+        let mut last_drop = [NO_PREV; 128];
         for &m in moves.iter() {
             let child_hand = if or_node {
                 if m.is_drop() {
@@ -278,7 +285,13 @@ impl<'a, V: Variant> Searcher<'a, V> {
                 phand: child_hand,
                 rep: NO_REP,
                 futile,
+                prev: NO_PREV,
             };
+            if !or_node && m.is_drop() {
+                let to = m.to().index();
+                c.prev = last_drop[to];
+                last_drop[to] = children.len() as u16;
+            }
             if let Some(&ply) = self.path.get(&c.full_key) {
                 c.pn = INF;
                 c.dn = 0;
@@ -291,9 +304,11 @@ impl<'a, V: Variant> Searcher<'a, V> {
                     c.dn = p.dn;
                     c.len = p.len;
                     c.phand = p.hand;
-                } else {
+                } else if c.prev == NO_PREV || child_rem == 0 {
                     self.estimate(&mut c, or_node, child_rem);
                 }
+                // a delayed interposition keeps 1/1 until it is searched: estimating it costs a move generation
+                // that is wasted whenever an earlier interposition on its square already refutes the check
             }
             let settles = if or_node {
                 c.pn == 0
@@ -305,6 +320,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
                 break;
             }
         }
+        link_promotions(&self.pos, children);
     }
 
     /// Initial numbers of a child not in the table, from the number of replies: none means it is solved.
@@ -328,7 +344,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
                 c.phand = self.and_proof_hand(HandBits::EMPTY, c.hand);
                 self.tt.store(c.key, c.phand, 0, INF, 0, 0, 1);
             } else {
-                c.pn = replies.len() as u32;
+                c.pn = undelayed_count(&replies);
                 c.dn = 1;
             }
         } else {
@@ -572,13 +588,76 @@ impl<'a, V: Variant> Searcher<'a, V> {
     }
 }
 
-/// The node's proof and disproof numbers from its children's.
+/// Delayed expansion (KomoringHeights' idea): moves that rarely matter until a sibling has failed wait for that
+/// sibling. At an AND node the interpositions on one square wait for the weaker piece's drop there to be proven
+/// (were every kind on every square counted at once, a distant check would look many times harder to prove than
+/// it is); at either node a non-promotion of a pawn, bishop or rook waits for its promotion to fail for the side
+/// to move. A waiting move is no part of the node's numbers. That changes the search's order, never its results:
+/// an AND node is proven only once every move is (each waiting move becomes active when the move it waits for is
+/// proven), an OR node disproven only once every move is; a waiting move already solved against the side to
+/// move still settles the node.
+#[inline(always)]
+fn active(or_node: bool, children: &[Child], c: &Child) -> bool {
+    c.prev == NO_PREV || {
+        let p = &children[c.prev as usize];
+        if or_node {
+            p.dn == 0
+        } else {
+            p.pn == 0
+        }
+    }
+}
+
+/// The number of evasions less the delayed interpositions (see [`active`]): drops count once per square.
+fn undelayed_count(moves: &MoveList) -> u32 {
+    let mut squares = 0u128;
+    let mut n = 0;
+    for m in moves.iter() {
+        if m.is_drop() {
+            let bit = 1u128 << m.to().index();
+            if squares & bit != 0 {
+                continue;
+            }
+            squares |= bit;
+        }
+        n += 1;
+    }
+    n
+}
+
+/// Links each non-promotion of a pawn, bishop or rook to its promotion (see [`active`]).
+fn link_promotions<V: Variant>(pos: &Position<V>, children: &mut [Child]) {
+    for i in 0..children.len() {
+        let m = children[i].mv;
+        if m.is_drop() || !m.is_promotion() {
+            continue;
+        }
+        for j in 0..children.len() {
+            let n = children[j].mv;
+            if !n.is_drop() && !n.is_promotion() && n.from() == m.from() && n.to() == m.to() {
+                let k = pos.piece_at(m.from()).kind();
+                if matches!(k, Kind::Pawn | Kind::Bishop | Kind::Rook) {
+                    children[j].prev = i as u16;
+                }
+                break;
+            }
+        }
+    }
+}
+
+/// The node's proof and disproof numbers from its active children's.
 #[inline]
 fn aggregate(or_node: bool, children: &[Child]) -> (u32, u32) {
     let mut min = INF;
     let mut sum: u64 = 0;
     for c in children {
         let (phi, delta) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
+        if !active(or_node, children, c) {
+            if phi == 0 {
+                min = 0;
+            }
+            continue;
+        }
         min = min.min(phi);
         sum += delta as u64;
     }
@@ -596,15 +675,19 @@ fn aggregate(or_node: bool, children: &[Child]) -> (u32, u32) {
     }
 }
 
-/// The child to search (least proof number at an OR node, least disproof number at an AND node), the second
-/// least of those numbers, and the sum of the other children's disproof (OR) or proof (AND) numbers.
+/// The active child to search (least proof number at an OR node, least disproof number at an AND node), the
+/// second least of those numbers, and the sum of the other active children's disproof (OR) or proof (AND)
+/// numbers.
 #[inline]
 fn select(or_node: bool, children: &[Child]) -> (usize, u32, u64) {
-    let mut best = 0;
+    let mut best = usize::MAX;
     let mut best_phi = INF + 1;
     let mut second = INF;
     let mut sum: u64 = 0;
     for (i, c) in children.iter().enumerate() {
+        if !active(or_node, children, c) {
+            continue;
+        }
         let (phi, delta) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
         sum += delta as u64;
         if phi < best_phi {
@@ -615,6 +698,7 @@ fn select(or_node: bool, children: &[Child]) -> (usize, u32, u64) {
             second = phi;
         }
     }
+    debug_assert!(best != usize::MAX, "an unsolved node has an active child");
     let c = &children[best];
     let delta = if or_node { c.dn } else { c.pn };
     (best, second.min(INF), sum - delta as u64)
