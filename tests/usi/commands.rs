@@ -85,8 +85,9 @@ fn stop_ends_go_mate_infinite() {
     let _cpu = shared();
     let mut e = Engine::new();
     e.accept("setoption name USI_Hash value 16");
-    // a middlegame with many checks and no mate: the solver works on it for long
-    e.accept("position sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1");
+    // Microcosmos (1525 plies): the solver works on it far longer than the test waits (a middlegame without a
+    // mate served here until the solver learnt to disprove it within 300 ms)
+    e.accept("position sfen g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1");
     e.send("go mate infinite");
     e.assert_silent(Duration::from_millis(300), "go mate infinite");
     let t = e.send("stop");
@@ -95,6 +96,8 @@ fn stop_ends_go_mate_infinite() {
     assert_eq!(l.text, "checkmate timeout");
     assert!(took <= Duration::from_millis(50), "{:.0} ms", ms(took));
     e.settle();
+    // the engine plays on afterwards (the tsume has no attacker king, so a game position follows)
+    e.accept("position startpos");
     e.go_legal("go depth 2");
 }
 

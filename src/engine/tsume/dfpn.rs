@@ -20,6 +20,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::children::{
+    aggregate, link_promotions, one_plus_epsilon, select, undelayed_count, Child, NO_PREV,
+};
 use super::hands::HandBits;
 use super::moves::{
     board_key_after, captured_kind, generate_checks, generate_evasions, interposition_squares,
@@ -46,24 +49,6 @@ pub struct NodeResult {
     pub hand: HandBits,
     /// Disproven through a repetition: the ply of the shallowest repeated ancestor; otherwise `NO_REP`.
     pub rep: u16,
-}
-
-#[derive(Clone, Copy)]
-struct Child {
-    mv: Move,
-    /// Board key after the move (the table key).
-    key: u64,
-    /// Full key after the move (repetition).
-    full_key: u64,
-    /// The attacker's hand after the move.
-    hand: HandBits,
-    pn: u32,
-    dn: u32,
-    len: u16,
-    /// Proof or disproof pieces once solved.
-    phand: HandBits,
-    rep: u16,
-    futile: bool,
 }
 
 /// Keys are already random: hash them as they are.
@@ -252,6 +237,8 @@ impl<'a, V: Variant> Searcher<'a, V> {
         } else {
             generate_evasions(&self.pos, &mut moves);
         }
+        // the last drop child on each square, for the delayed interpositions
+        let mut last_drop = [NO_PREV; 128];
         for &m in moves.iter() {
             let child_hand = if or_node {
                 if m.is_drop() {
@@ -278,7 +265,13 @@ impl<'a, V: Variant> Searcher<'a, V> {
                 phand: child_hand,
                 rep: NO_REP,
                 futile,
+                prev: NO_PREV,
             };
+            if !or_node && m.is_drop() {
+                let to = m.to().index();
+                c.prev = last_drop[to];
+                last_drop[to] = children.len() as u16;
+            }
             if let Some(&ply) = self.path.get(&c.full_key) {
                 c.pn = INF;
                 c.dn = 0;
@@ -291,9 +284,11 @@ impl<'a, V: Variant> Searcher<'a, V> {
                     c.dn = p.dn;
                     c.len = p.len;
                     c.phand = p.hand;
-                } else {
+                } else if c.prev == NO_PREV || child_rem == 0 {
                     self.estimate(&mut c, or_node, child_rem);
                 }
+                // a delayed interposition keeps 1/1 until it is searched: estimating it costs a move generation
+                // that is wasted whenever an earlier interposition on its square already refutes the check
             }
             let settles = if or_node {
                 c.pn == 0
@@ -305,6 +300,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
                 break;
             }
         }
+        link_promotions(&self.pos, children);
     }
 
     /// Initial numbers of a child not in the table, from the number of replies: none means it is solved.
@@ -328,7 +324,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
                 c.phand = self.and_proof_hand(HandBits::EMPTY, c.hand);
                 self.tt.store(c.key, c.phand, 0, INF, 0, 0, 1);
             } else {
-                c.pn = replies.len() as u32;
+                c.pn = undelayed_count(&replies);
                 c.dn = 1;
             }
         } else {
@@ -569,64 +565,5 @@ impl<'a, V: Variant> Searcher<'a, V> {
             };
             (r, c.mv)
         }
-    }
-}
-
-/// The node's proof and disproof numbers from its children's.
-#[inline]
-fn aggregate(or_node: bool, children: &[Child]) -> (u32, u32) {
-    let mut min = INF;
-    let mut sum: u64 = 0;
-    for c in children {
-        let (phi, delta) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
-        min = min.min(phi);
-        sum += delta as u64;
-    }
-    let (phi, delta) = if min == 0 {
-        (0, INF)
-    } else if sum == 0 {
-        (INF, 0)
-    } else {
-        (min, sum.min(INF as u64 - 1) as u32)
-    };
-    if or_node {
-        (phi, delta)
-    } else {
-        (delta, phi)
-    }
-}
-
-/// The child to search (least proof number at an OR node, least disproof number at an AND node), the second
-/// least of those numbers, and the sum of the other children's disproof (OR) or proof (AND) numbers.
-#[inline]
-fn select(or_node: bool, children: &[Child]) -> (usize, u32, u64) {
-    let mut best = 0;
-    let mut best_phi = INF + 1;
-    let mut second = INF;
-    let mut sum: u64 = 0;
-    for (i, c) in children.iter().enumerate() {
-        let (phi, delta) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
-        sum += delta as u64;
-        if phi < best_phi {
-            second = best_phi.min(second);
-            best_phi = phi;
-            best = i;
-        } else if phi < second {
-            second = phi;
-        }
-    }
-    let c = &children[best];
-    let delta = if or_node { c.dn } else { c.pn };
-    (best, second.min(INF), sum - delta as u64)
-}
-
-/// The best child's threshold from the second best's number: a little above it (1+ε with ε = 1/4), so that the
-/// search does not flip between two children of almost equal promise.
-#[inline(always)]
-fn one_plus_epsilon(second: u32) -> u32 {
-    if second >= INF {
-        INF
-    } else {
-        (second + second / 4 + 1).min(INF)
     }
 }

@@ -15,6 +15,7 @@
 //! - The attacker may have no king (as in most problems): parse with [`tsume_position`] or
 //!   [`Position::from_tsume_sfen`].
 
+mod children;
 mod dfpn;
 pub mod hands;
 mod line;

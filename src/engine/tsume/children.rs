@@ -1,0 +1,162 @@
+//! A node's children in the df-pn search: their numbers, the node's numbers from theirs, the child to search
+//! next, and the delayed expansion that keeps some children out of the node's numbers until a sibling fails.
+
+use super::hands::HandBits;
+use super::table::INF;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::piece::Kind;
+use crate::rules::position::Position;
+use crate::rules::variant::Variant;
+
+/// One move of the node being searched, with what is known of the position after it.
+#[derive(Clone, Copy)]
+pub struct Child {
+    pub mv: Move,
+    /// Board key after the move (the table key).
+    pub key: u64,
+    /// Full key after the move (repetition).
+    pub full_key: u64,
+    /// The attacker's hand after the move.
+    pub hand: HandBits,
+    pub pn: u32,
+    pub dn: u32,
+    pub len: u16,
+    /// Proof or disproof pieces once solved.
+    pub phand: HandBits,
+    /// Disproven through a repetition: the ply of the repeated ancestor (see `NodeResult`).
+    pub rep: u16,
+    pub futile: bool,
+    /// Delayed expansion: the index of the sibling this move waits for (`NO_PREV`: none). See [`active`].
+    pub prev: u16,
+}
+
+/// No sibling to wait for.
+pub const NO_PREV: u16 = u16::MAX;
+
+/// Delayed expansion (KomoringHeights' idea): moves that rarely matter until a sibling has failed wait for that
+/// sibling. At an AND node the interpositions on one square wait for the weaker piece's drop there to be proven
+/// (were every kind on every square counted at once, a distant check would look many times harder to prove than
+/// it is); at either node a non-promotion of a pawn, bishop or rook waits for its promotion to fail for the side
+/// to move. A waiting move is no part of the node's numbers. That changes the search's order, never its results:
+/// an AND node is proven only once every move is (each waiting move becomes active when the move it waits for is
+/// proven), an OR node disproven only once every move is; a waiting move already solved against the side to
+/// move still settles the node.
+#[inline(always)]
+pub fn active(or_node: bool, children: &[Child], c: &Child) -> bool {
+    c.prev == NO_PREV || {
+        let p = &children[c.prev as usize];
+        if or_node {
+            p.dn == 0
+        } else {
+            p.pn == 0
+        }
+    }
+}
+
+/// The number of evasions less the delayed interpositions (see [`active`]): drops count once per square.
+pub fn undelayed_count(moves: &MoveList) -> u32 {
+    let mut squares = 0u128;
+    let mut n = 0;
+    for m in moves.iter() {
+        if m.is_drop() {
+            let bit = 1u128 << m.to().index();
+            if squares & bit != 0 {
+                continue;
+            }
+            squares |= bit;
+        }
+        n += 1;
+    }
+    n
+}
+
+/// Links each non-promotion of a pawn, bishop or rook to its promotion (see [`active`]).
+pub fn link_promotions<V: Variant>(pos: &Position<V>, children: &mut [Child]) {
+    for i in 0..children.len() {
+        let m = children[i].mv;
+        if m.is_drop() || !m.is_promotion() {
+            continue;
+        }
+        let k = pos.piece_at(m.from()).kind();
+        if !matches!(k, Kind::Pawn | Kind::Bishop | Kind::Rook) {
+            continue;
+        }
+        let twin = children.iter().position(|c| {
+            let n = c.mv;
+            !n.is_drop() && !n.is_promotion() && n.from() == m.from() && n.to() == m.to()
+        });
+        if let Some(j) = twin {
+            children[j].prev = i as u16;
+        }
+    }
+}
+
+/// The node's proof and disproof numbers from its active children's.
+#[inline]
+pub fn aggregate(or_node: bool, children: &[Child]) -> (u32, u32) {
+    let mut min = INF;
+    let mut sum: u64 = 0;
+    for c in children {
+        let (phi, delta) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
+        if !active(or_node, children, c) {
+            if phi == 0 {
+                min = 0;
+            }
+            continue;
+        }
+        min = min.min(phi);
+        sum += delta as u64;
+    }
+    let (phi, delta) = if min == 0 {
+        (0, INF)
+    } else if sum == 0 {
+        (INF, 0)
+    } else {
+        (min, sum.min(INF as u64 - 1) as u32)
+    };
+    if or_node {
+        (phi, delta)
+    } else {
+        (delta, phi)
+    }
+}
+
+/// The active child to search (least proof number at an OR node, least disproof number at an AND node), the
+/// second least of those numbers, and the sum of the other active children's disproof (OR) or proof (AND)
+/// numbers.
+#[inline]
+pub fn select(or_node: bool, children: &[Child]) -> (usize, u32, u64) {
+    let mut best = usize::MAX;
+    let mut best_phi = INF + 1;
+    let mut second = INF;
+    let mut sum: u64 = 0;
+    for (i, c) in children.iter().enumerate() {
+        if !active(or_node, children, c) {
+            continue;
+        }
+        let (phi, delta) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
+        sum += delta as u64;
+        if phi < best_phi {
+            second = best_phi.min(second);
+            best_phi = phi;
+            best = i;
+        } else if phi < second {
+            second = phi;
+        }
+    }
+    debug_assert!(best != usize::MAX, "an unsolved node has an active child");
+    let c = &children[best];
+    let delta = if or_node { c.dn } else { c.pn };
+    (best, second.min(INF), sum - delta as u64)
+}
+
+/// The best child's threshold from the second best's number: a little above it (1+ε with ε = 1/4), so that the
+/// search does not flip between two children of almost equal promise.
+#[inline(always)]
+pub fn one_plus_epsilon(second: u32) -> u32 {
+    if second >= INF {
+        INF
+    } else {
+        (second + second / 4 + 1).min(INF)
+    }
+}
