@@ -176,8 +176,8 @@ pub fn solve<V: Variant>(
     stop: &AtomicBool,
     progress: Option<ProgressFn>,
 ) -> MateReport {
-    let mut table = Table::new(limits.hash_mb);
-    solve_with_table(pos, limits, stop, progress, &mut table)
+    // a new table is empty already: clearing it again would double the start-up time of a large one
+    solve_in(pos, limits, stop, progress, &mut Table::new(limits.hash_mb))
 }
 
 /// Solves with a table the caller keeps (it is cleared first), e.g. to solve a suite without reallocating.
@@ -189,6 +189,17 @@ pub fn solve_with_table<V: Variant>(
     table: &mut Table,
 ) -> MateReport {
     table.clear();
+    solve_in(pos, limits, stop, progress, table)
+}
+
+/// Solves with an empty `table`.
+fn solve_in<V: Variant>(
+    pos: &Position<V>,
+    limits: &MateLimits,
+    stop: &AtomicBool,
+    progress: Option<ProgressFn>,
+    table: &mut Table,
+) -> MateReport {
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
             .name("tsume".into())
