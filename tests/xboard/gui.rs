@@ -17,11 +17,13 @@ use crate::pgn;
 /// Set to 1 to skip these tests where the GUI tools cannot be installed.
 const SKIP_VAR: &str = "HAYATE_SKIP_GUI_TESTS";
 
-/// Each side's clock: short, so that a game takes seconds, with an increment so that no flag falls.
-const CLOCK: [&str; 4] = ["-tc", "0:05", "-inc", "0.1"];
+/// Each side's clock: short, so that a game takes seconds, with an increment and enough main time that no flag
+/// falls on a loaded 2-core machine (one run in five failed its Yari game at 5 s + 0.1 s while other work loaded
+/// the machine).
+const CLOCK: [&str; 4] = ["-tc", "0:10", "-inc", "0.2"];
 
 /// The longest a game may take, clock and start-up included.
-const GAME_LIMIT: Duration = Duration::from_secs(90);
+const GAME_LIMIT: Duration = Duration::from_secs(150);
 
 /// The tools the tests run, each looked up in PATH and in /usr/games (where Debian puts xboard and uci2wb).
 fn tool(name: &str) -> Option<PathBuf> {
