@@ -190,22 +190,8 @@ impl Variant for Shogi {
     const ZONE_DEPTH: usize = 3;
     const START_SFEN: &'static str =
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
-    const BOARD_KINDS: &'static [Kind] = &[
-        Kind::Pawn,
-        Kind::Lance,
-        Kind::Knight,
-        Kind::Silver,
-        Kind::Gold,
-        Kind::Bishop,
-        Kind::Rook,
-        Kind::King,
-        Kind::ProPawn,
-        Kind::ProLance,
-        Kind::ProKnight,
-        Kind::ProSilver,
-        Kind::ProBishop,
-        Kind::ProRook,
-    ];
+    /// Every kind: 9×9 shogi has them all.
+    const BOARD_KINDS: &'static [Kind] = &Kind::ALL;
     const NON_KING_KINDS: &'static [Kind] = &[
         Kind::Pawn,
         Kind::Lance,
