@@ -18,6 +18,35 @@ pub enum RepetitionRule {
     BlackLoses,
 }
 
+/// A list of kinds computed at compile time (a slice cannot be built by a `const fn`, an array and a length can).
+pub struct KindList {
+    kinds: [Kind; KIND_COUNT],
+    len: usize,
+}
+
+impl KindList {
+    /// `list` without the king, in the same order.
+    pub const fn without_king(list: &[Kind]) -> KindList {
+        let mut out = KindList {
+            kinds: [Kind::King; KIND_COUNT],
+            len: 0,
+        };
+        let mut i = 0;
+        while i < list.len() {
+            if !matches!(list[i], Kind::King) {
+                out.kinds[out.len] = list[i];
+                out.len += 1;
+            }
+            i += 1;
+        }
+        out
+    }
+
+    pub const fn as_slice(&'static self) -> &'static [Kind] {
+        self.kinds.split_at(self.len).0
+    }
+}
+
 pub trait Variant: 'static + Copy + Default + Send + Sync + Debug {
     /// The bitboard word: wide enough for `FILES * RANKS` bits.
     type Word: BitWord;
@@ -33,8 +62,9 @@ pub trait Variant: 'static + Copy + Default + Send + Sync + Debug {
     const START_SFEN: &'static str;
     /// Kinds that may stand on the board, the king included.
     const BOARD_KINDS: &'static [Kind];
-    /// Kinds that may stand on the board other than the king: the movers of move generation.
-    const NON_KING_KINDS: &'static [Kind];
+    /// Kinds that may stand on the board other than the king: the movers of move generation (derived, in
+    /// `BOARD_KINDS`' order).
+    const NON_KING_KINDS: &'static [Kind] = KindList::without_king(Self::BOARD_KINDS).as_slice();
     /// Kinds that may be held in hand.
     const HAND_KINDS: &'static [Kind];
     /// How many pieces of each unpromoted kind (indexed by `Kind`, king included) the game has, both sides.
@@ -192,21 +222,6 @@ impl Variant for Shogi {
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
     /// Every kind: 9×9 shogi has them all.
     const BOARD_KINDS: &'static [Kind] = &Kind::ALL;
-    const NON_KING_KINDS: &'static [Kind] = &[
-        Kind::Pawn,
-        Kind::Lance,
-        Kind::Knight,
-        Kind::Silver,
-        Kind::Gold,
-        Kind::Bishop,
-        Kind::Rook,
-        Kind::ProPawn,
-        Kind::ProLance,
-        Kind::ProKnight,
-        Kind::ProSilver,
-        Kind::ProBishop,
-        Kind::ProRook,
-    ];
     const HAND_KINDS: &'static [Kind] = &[
         Kind::Pawn,
         Kind::Lance,
@@ -248,17 +263,6 @@ impl Variant for Minishogi {
         Kind::ProBishop,
         Kind::ProRook,
     ];
-    const NON_KING_KINDS: &'static [Kind] = &[
-        Kind::Pawn,
-        Kind::Silver,
-        Kind::Gold,
-        Kind::Bishop,
-        Kind::Rook,
-        Kind::ProPawn,
-        Kind::ProSilver,
-        Kind::ProBishop,
-        Kind::ProRook,
-    ];
     const HAND_KINDS: &'static [Kind] = &[
         Kind::Pawn,
         Kind::Silver,
@@ -292,16 +296,6 @@ impl Variant for Yari {
         Kind::Bishop,
         Kind::Rook,
         Kind::King,
-        Kind::ProPawn,
-        Kind::ProKnight,
-        Kind::ProBishop,
-        Kind::ProRook,
-    ];
-    const NON_KING_KINDS: &'static [Kind] = &[
-        Kind::Pawn,
-        Kind::Knight,
-        Kind::Bishop,
-        Kind::Rook,
         Kind::ProPawn,
         Kind::ProKnight,
         Kind::ProBishop,
