@@ -5,3 +5,4 @@ pub mod eval;
 pub mod search;
 pub mod tsume;
 pub mod tt;
+pub mod zeroed;

@@ -6,6 +6,7 @@
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
+use super::zeroed::{prefetch, ZeroValid, ZeroedBuffer};
 use crate::rules::moves::Move;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -36,67 +37,11 @@ struct Entry {
 /// Entries per bucket: the probe scans them all, the store replaces the least valuable.
 const BUCKET: usize = 4;
 
-/// Zeroed, 2 MB-aligned memory for the entries, with transparent huge pages requested on Linux: a table of
-/// tens of megabytes probed at random misses the TLB on nearly every probe with 4 KB pages.
-struct EntryBuffer {
-    ptr: std::ptr::NonNull<Entry>,
-    len: usize,
-    layout: std::alloc::Layout,
-}
-
-// SAFETY: the buffer owns its memory exclusively; `Entry` is made of atomics, so shared access is sound.
-unsafe impl Send for EntryBuffer {}
-unsafe impl Sync for EntryBuffer {}
-
-const HUGE_PAGE: usize = 2 * 1024 * 1024;
-
-impl EntryBuffer {
-    fn new(len: usize) -> Self {
-        let bytes = (len * std::mem::size_of::<Entry>()).max(std::mem::size_of::<Entry>());
-        let align = if bytes >= HUGE_PAGE { HUGE_PAGE } else { 64 };
-        let layout = std::alloc::Layout::from_size_align(bytes, align)
-            .unwrap_or_else(|e| panic!("transposition table layout: {e}"));
-        // SAFETY: the layout has a non-zero size; all-zero bytes are a valid `Entry` (two zero atomics).
-        let raw = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Entry;
-        let Some(ptr) = std::ptr::NonNull::new(raw) else {
-            std::alloc::handle_alloc_error(layout)
-        };
-        #[cfg(target_os = "linux")]
-        if align == HUGE_PAGE {
-            // SAFETY: advice on memory this buffer owns; failure only means ordinary pages.
-            unsafe {
-                libc::madvise(
-                    ptr.as_ptr() as *mut libc::c_void,
-                    bytes,
-                    libc::MADV_HUGEPAGE,
-                );
-            }
-        }
-        EntryBuffer { ptr, len, layout }
-    }
-
-    fn as_slice(&self) -> &[Entry] {
-        // SAFETY: `ptr` points to `len` initialised (zeroed) entries owned by this buffer.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl Drop for EntryBuffer {
-    fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this layout.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, self.layout) };
-    }
-}
-
-impl std::ops::Deref for EntryBuffer {
-    type Target = [Entry];
-    fn deref(&self) -> &[Entry] {
-        self.as_slice()
-    }
-}
+// SAFETY: an entry is two atomic integers; zero is a valid value of each.
+unsafe impl ZeroValid for Entry {}
 
 pub struct TranspositionTable {
-    entries: EntryBuffer,
+    entries: ZeroedBuffer<Entry>,
     buckets: usize,
     generation: AtomicU8,
 }
@@ -134,7 +79,7 @@ impl TranspositionTable {
     pub fn new(mb: usize) -> Self {
         let bytes = mb.max(1) * 1024 * 1024;
         let buckets = (bytes / (16 * BUCKET)).max(1);
-        let entries = EntryBuffer::new(buckets * BUCKET);
+        let entries = ZeroedBuffer::new(buckets * BUCKET, true);
         TranspositionTable {
             entries,
             buckets,
@@ -163,15 +108,7 @@ impl TranspositionTable {
     /// Starts loading the bucket of `key` into the cache, so that a probe soon after does not wait on memory.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let b = self.bucket(key);
-            let p = self.entries[b..].as_ptr() as *const i8;
-            // SAFETY: a prefetch is only a hint; it never faults, and the pointer is inside the table.
-            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch(self.entries[self.bucket(key)..].as_ptr());
     }
 
     pub fn probe(&self, key: u64) -> Option<TtData> {

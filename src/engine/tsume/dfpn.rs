@@ -74,6 +74,9 @@ pub enum Abort {
     Limit,
 }
 
+/// Nodes after which the table asks for huge pages (see [`Table::use_huge_pages`]).
+const HUGE_PAGES_AFTER: u64 = 1 << 16;
+
 /// Searches grow one frame per ply; deeper than this a line is abandoned (and "no mate" is not claimed).
 const MAX_PLY: u16 = 6000;
 
@@ -94,6 +97,8 @@ pub struct Searcher<'a, V: Variant> {
     progress: Option<&'a (dyn Fn(&MateProgress) + Sync)>,
     path: PathSet,
     pool: Vec<Vec<Child>>,
+    /// Whether the table was asked for huge pages yet.
+    huge_pages: bool,
 }
 
 #[inline(always)]
@@ -142,6 +147,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
             progress,
             path: PathSet::default(),
             pool: Vec::new(),
+            huge_pages: false,
         }
     }
 
@@ -172,6 +178,10 @@ impl<'a, V: Variant> Searcher<'a, V> {
             return;
         }
         if self.nodes & 255 == 0 {
+            if !self.huge_pages && self.nodes >= HUGE_PAGES_AFTER {
+                self.huge_pages = true;
+                self.tt.use_huge_pages();
+            }
             let now = Instant::now();
             if self.deadline.is_some_and(|d| now >= d) {
                 self.aborted = Some(Abort::Limit);
@@ -237,9 +247,16 @@ impl<'a, V: Variant> Searcher<'a, V> {
         } else {
             generate_evasions(&self.pos, &mut moves);
         }
+        // every child's table probe is a cache miss in a large table: start all their loads before the first probe
+        let mut keys = arrayvec::ArrayVec::<u64, { crate::rules::moves::MAX_MOVES }>::new();
+        for &m in moves.iter() {
+            let k = board_key_after(&self.pos, m);
+            self.tt.prefetch(k);
+            keys.push(k);
+        }
         // the last drop child on each square, for the delayed interpositions
         let mut last_drop = [NO_PREV; 128];
-        for &m in moves.iter() {
+        for (i, &m) in moves.iter().enumerate() {
             let child_hand = if or_node {
                 if m.is_drop() {
                     hand.minus(m.dropped())
@@ -256,7 +273,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
             let child_rem = if futile { inc(rem) } else { dec(rem) };
             let mut c = Child {
                 mv: m,
-                key: board_key_after(&self.pos, m),
+                key: keys[i],
                 full_key: self.pos.key_after(m),
                 hand: child_hand,
                 pn: 1,
