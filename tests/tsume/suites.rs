@@ -87,3 +87,43 @@ fn short_shogi_problems_match_the_brute_force_search() {
         }
     }
 }
+
+/// 駒余り: between mates of equal length the line reported is one that leaves the attacker nothing in hand. In
+/// this 11-ply minishogi problem the defence 4b4a at ply 8 is mated in as many plies as 4b5a, but with a pawn
+/// left in the attacker's hand; the solver reports a line without one.
+#[test]
+fn equal_length_lines_prefer_no_pieces_left_in_hand() {
+    use hayate::rules::movegen::GenMode;
+    use hayate::rules::moves::MoveList;
+    let sfen = "5/2k2/3+sG/+P3+S/4R b r2bgp 1";
+    let pos = tsume_position::<Minishogi>(sfen, DefenderHand::FillIfEmpty).expect("valid sfen");
+    let attacker = pos.side_to_move();
+    // the line with a piece to spare is a real mate of the same length
+    let mut other = pos.clone();
+    other
+        .play_usi_moves("1d2c 3b4a 1e4e P*4b 4e4b 4a4b S*4c 4b4a 2c3b 4a5a 3b4b".split(' '))
+        .expect("legal line");
+    let mut replies = MoveList::new();
+    other.generate(GenMode::All, &mut replies);
+    assert!(replies.is_empty(), "the other line ends in mate");
+    assert_eq!(other.hand(attacker).total(), 1, "with a pawn to spare");
+
+    let r = solve(&pos, &limits(), &AtomicBool::new(false), None);
+    let MateResult::Mate(pv) = &r.result else {
+        panic!("{:?}", r.result)
+    };
+    assert_eq!(r.length, Some(11));
+    assert_eq!(r.surplus, 0);
+    let mut end = pos.clone();
+    for &m in pv {
+        assert!(end.is_legal(m), "{m:?} legal");
+        end.do_move(m);
+    }
+    replies.clear();
+    end.generate(GenMode::All, &mut replies);
+    assert!(replies.is_empty(), "the reported line ends in mate");
+    assert!(
+        end.hand(attacker).is_empty(),
+        "nothing left in hand: {pv:?}"
+    );
+}

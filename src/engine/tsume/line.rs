@@ -235,3 +235,109 @@ pub fn verify<V: Variant>(
     }
     Ok(line.len() - 2 * futile)
 }
+
+/// Pieces left in the attacker's hand after playing `line` from the current position (駒余り when not zero).
+pub fn surplus_after<V: Variant>(pos: &Position<V>, line: &[Move]) -> u32 {
+    let attacker = pos.side_to_move();
+    let mut p = pos.clone();
+    for &m in line {
+        p.do_move(m);
+    }
+    p.hand(attacker).total()
+}
+
+/// How many alternative defences [`prefer_no_surplus`] reads at most: each costs a line reading, and a long
+/// problem can have many defender moves of equal value.
+const SURPLUS_TRIES: usize = 48;
+
+/// The tsume convention between lines of equal length: the one that leaves the attacker no pieces in hand (no
+/// 駒余り) is preferred. When `line` (read by [`principal_line`], verified length `len`) ends with pieces left,
+/// this tries, from the last move back to the first, the other moves of either side that the table (or a
+/// search within the remaining plies) proves as quickly, reads their lines, and keeps the first whole line of
+/// the same verified length that ends with an empty hand. Returns `line` unchanged when there is none within
+/// the budget or the limits.
+pub fn prefer_no_surplus<V: Variant>(
+    s: &mut Searcher<V>,
+    line: Vec<Move>,
+    len: usize,
+    futile_rule: bool,
+) -> Vec<Move> {
+    let root = s.pos.clone();
+    if surplus_after(&root, &line) == 0 {
+        return line;
+    }
+    let mut tries = 0;
+    for i in (0..line.len()).rev() {
+        for &m in &line[..i] {
+            s.pos.do_move(m);
+        }
+        let found = alternative_at(s, &root, &line, i, len, futile_rule, &mut tries);
+        for _ in 0..i {
+            s.pos.undo_move();
+        }
+        if let Some(better) = found {
+            return better;
+        }
+        if tries >= SURPLUS_TRIES || s.aborted.is_some() {
+            break;
+        }
+    }
+    line
+}
+
+/// At ply `i` of `line` (the searcher's position is the one before it), the first other move whose
+/// continuation gives a whole line of length `len` without surplus.
+fn alternative_at<V: Variant>(
+    s: &mut Searcher<V>,
+    root: &Position<V>,
+    line: &[Move],
+    i: usize,
+    len: usize,
+    futile_rule: bool,
+    tries: &mut usize,
+) -> Option<Vec<Move>> {
+    let chosen = line[i];
+    let or_node = s.pos.side_to_move() == s.attacker;
+    let futile_chosen = !or_node && futile_rule && is_futile_interposition(&s.pos, chosen);
+    // the plies the chosen move's continuation takes: an alternative must mate within as many
+    let rest = (line.len() - i - 1) as u16;
+    let mut moves = MoveList::new();
+    if or_node {
+        generate_checks(&s.pos, &mut moves);
+    } else {
+        generate_evasions(&s.pos, &mut moves);
+    }
+    for &m in moves.iter() {
+        let futile = !or_node && futile_rule && is_futile_interposition(&s.pos, m);
+        if m == chosen || futile != futile_chosen {
+            continue;
+        }
+        if *tries >= SURPLUS_TRIES || s.aborted.is_some() {
+            return None;
+        }
+        *tries += 1;
+        s.pos.do_move(m);
+        let proven =
+            s.tt.probe(s.pos.board_key(), s.attacker_hand(), rest, 1, 1)
+                .pn
+                == 0
+                || {
+                    let r = s.search(rest, i as u16 + 1);
+                    r.pn == 0
+                };
+        let tail = if proven && s.aborted.is_none() {
+            principal_line(s, rest, true)
+        } else {
+            None
+        };
+        s.pos.undo_move();
+        let Some(tail) = tail else { continue };
+        let mut whole = line[..i].to_vec();
+        whole.push(m);
+        whole.extend(tail);
+        if verify(root, &whole, futile_rule) == Ok(len) && surplus_after(root, &whole) == 0 {
+            return Some(whole);
+        }
+    }
+    None
+}

@@ -8,6 +8,8 @@
 //! - Futile interpositions (無駄合い, see [`moves::is_futile_interposition`]) are not counted in the length, and a
 //!   position whose only evasions are futile interpositions counts as mated; [`MateLimits::futile_interpositions`]
 //!   turns that off (every interposition then counts and the final position is a plain checkmate).
+//! - Between lines of equal length, one that leaves the attacker no pieces in hand (no 駒余り) is reported
+//!   where one exists (see [`line::prefer_no_surplus`]); [`MateReport::surplus`] says what is left otherwise.
 //! - The defender's hand: in a tsume the defender holds every piece not on the board or in the attacker's hand.
 //!   An SFEN may say so explicitly or leave the defender's hand out; [`tsume_position`] with
 //!   [`DefenderHand::FillIfEmpty`] gives the defender all remaining pieces (kings excluded) when the SFEN lists
@@ -89,6 +91,8 @@ pub struct MateReport {
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: u32,
+    /// Pieces left in the attacker's hand at the end of the line (駒余り when not zero).
+    pub surplus: u32,
 }
 
 /// Progress, for USI `info` lines (reported about once a second).
@@ -227,6 +231,7 @@ fn failed(result: MateResult) -> MateReport {
         nodes: 0,
         time: Duration::ZERO,
         hashfull: 0,
+        surplus: 0,
     }
 }
 
@@ -258,6 +263,7 @@ fn run<V: Variant>(
         nodes: s.nodes,
         time: s.elapsed(),
         hashfull: s.tt.hashfull(),
+        surplus: 0,
     };
     if let Some(a) = s.aborted {
         let result = match a {
@@ -287,7 +293,14 @@ fn run<V: Variant>(
         return finish(&s, MateResult::Timeout, None, false);
     };
     match line::verify(pos, &pv, limits.futile_interpositions) {
-        Ok(length) => finish(&s, MateResult::Mate(pv), Some(length), shortest),
+        Ok(length) => {
+            let pv = line::prefer_no_surplus(&mut s, pv, length, limits.futile_interpositions);
+            let surplus = line::surplus_after(pos, &pv);
+            MateReport {
+                surplus,
+                ..finish(&s, MateResult::Mate(pv), Some(length), shortest)
+            }
+        }
         Err(e) => {
             log::error!("tsume: the line found does not verify: {e}");
             finish(&s, MateResult::Timeout, None, false)

@@ -145,7 +145,14 @@ pub fn run_suite<V: Variant>(
                 } else {
                     " (not proven shortest)"
                 };
-                (verdict, format!("mate {len}{shortest} {}", line.join(" ")))
+                let surplus = match r.surplus {
+                    0 => String::new(),
+                    n => format!(" (駒余り: {n} in hand at the end)"),
+                };
+                (
+                    verdict,
+                    format!("mate {len}{shortest}{surplus} {}", line.join(" ")),
+                )
             }
             (MateResult::NoMate, Expected::NoMate | Expected::Unknown) => {
                 sum.correct += 1;
