@@ -245,3 +245,54 @@ fn quiet_mate_shogi() {
 fn stalemate_win_found_at_its_length() {
     check_mate::<Shogi>("2k6/9/S8/3+B5/9/9/9/9/4K4 b B 1", 3, "6d6c", 9, false);
 }
+
+/// 将棋図巧 No. 1, 33 plies from its end, with a sente king added in the far corner: a mate far beyond the
+/// alpha-beta horizon. On the clock the tsume solver's slice proves it and the search plays it with `mate 33`
+/// (every move a check, the line replayed to checkmate); at a fixed depth the solver stays out of it and no mate
+/// is claimed.
+#[test]
+fn a_timed_search_plays_a_long_mate_the_solver_proves() {
+    use hayate::rules::movegen::GenMode;
+    use hayate::rules::moves::MoveList;
+    let p = pos::<Shogi>("1pG6/Gs+P6/pP7/n1lsS4/1k7/n3b4/1N+Bp5/1S7/8K b RPr2gn3l12p 1");
+    let s = Searcher::new(1, HASH_MB);
+    let infos = Mutex::new(Vec::new());
+    let limits = Limits {
+        movetime: Some(40_000),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let r = search(&s, &p, &limits, &|i: &Info| {
+        if let Ok(mut v) = infos.lock() {
+            v.push(i.clone());
+        }
+    });
+    assert_eq!(r.score, MATE - 33, "{}", line::<Shogi>(&r.pv));
+    assert_eq!(r.best, r.pv.first().copied());
+    assert_eq!(r.pv.len(), 33);
+    let last = infos.lock().map(|v| v.last().cloned()).ok().flatten();
+    assert_eq!(last.map(|i| (i.score, i.pv)), Some((r.score, r.pv.clone())));
+    let mut end = p.clone();
+    for (i, &m) in r.pv.iter().enumerate() {
+        assert!(end.is_legal(m), "ply {}: {}", i + 1, usi::<Shogi>(m));
+        if i % 2 == 0 {
+            assert!(
+                end.gives_check(m),
+                "ply {}: {} checks",
+                i + 1,
+                usi::<Shogi>(m)
+            );
+        }
+        end.do_move(m);
+    }
+    let mut replies = MoveList::new();
+    end.generate(GenMode::All, &mut replies);
+    assert!(replies.is_empty(), "checkmate at the end");
+
+    let r = search_depth(&p, 4);
+    assert!(
+        r.score < MATE_BOUND,
+        "no mate claimed at depth 4: {}",
+        r.score
+    );
+}

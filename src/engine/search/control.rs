@@ -99,6 +99,11 @@ impl Control {
         self.pondering.store(false, Ordering::SeqCst);
     }
 
+    /// The stop flag itself, for a solver that polls a plain flag (the tsume solver run before a search).
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.stop
+    }
+
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Acquire)
     }

@@ -12,6 +12,7 @@
 //! The modules, from the front end inwards:
 //! - this one: what the front ends use (`Searcher`, `Limits`, `Info`, `SearchResult`, the mate scores);
 //! - `control`: the stop and ponder flags and the clock, shared with the front end while a search runs;
+//! - `mate_probe`: the tsume solver's slice of a timed move, which plays a proven long mate at once;
 //! - `time`: how long a move may take (`budget`) and when an iteration is the last (`time_to_stop`);
 //! - `smp`: what the workers share, and the table of nodes being searched;
 //! - `driver`: one worker's iterative deepening, aspiration windows, root search, reports and polling;
@@ -21,6 +22,7 @@
 
 mod control;
 mod driver;
+mod mate_probe;
 mod node;
 mod ordering;
 mod qsearch;
@@ -40,6 +42,7 @@ pub use control::Control;
 pub use time::{budget, Clock, TimeOptions, MAX_TIME_MS};
 
 use driver::Worker;
+use mate_probe::MateProbe;
 use ordering::MoveOrdering;
 use smp::{build_pool, BusyTable, Shared};
 
@@ -151,6 +154,8 @@ pub struct Searcher {
     busy: BusyTable,
     /// Each worker thread's move-ordering statistics, kept between searches (`None` while a search holds them).
     orderings: Vec<Mutex<Option<Box<MoveOrdering>>>>,
+    /// The tsume solver run before timed searches, with its table kept between moves.
+    mate_probe: MateProbe,
 }
 
 fn fresh_orderings(threads: usize) -> Vec<Mutex<Option<Box<MoveOrdering>>>> {
@@ -170,6 +175,7 @@ impl Searcher {
             max_moves_to_draw: 0,
             busy: BusyTable::new(),
             orderings: fresh_orderings(threads.max(1)),
+            mate_probe: MateProbe::new(mate_probe_mb(hash_mb)),
         }
     }
 
@@ -189,6 +195,7 @@ impl Searcher {
 
     pub fn set_hash(&mut self, mb: usize) {
         self.tt = Arc::new(TranspositionTable::new(mb));
+        self.mate_probe = MateProbe::new(mate_probe_mb(mb));
     }
 
     /// Empties the table and the move-ordering statistics: the next search starts from nothing (a new game, or
@@ -196,6 +203,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.orderings = fresh_orderings(self.threads);
+        self.mate_probe.clear();
     }
 
     /// Thread `id`'s statistics, aged for a new search (new ones if a search that held them was cut short).
@@ -237,6 +245,9 @@ impl Searcher {
         self.control.begin(limits.start, limits.ponder);
         self.tt.new_search();
         let (optimum, maximum) = budget(pos.side_to_move(), limits, time);
+        if let Some(r) = self.try_proven_mate(pos, limits, optimum, on_info) {
+            return r;
+        }
         let counters: Vec<AtomicU64> = (0..self.threads).map(|_| AtomicU64::new(0)).collect();
         let shared = Shared {
             tt: &self.tt,
@@ -284,6 +295,62 @@ impl Searcher {
         };
         let mut r = main.unwrap_or_else(SearchResult::no_move);
         r.nodes = nodes;
+        if r.best.is_some() {
+            self.mate_probe.record_score(pos.side_to_move(), r.score);
+        }
         r
     }
+
+    /// The tsume solver's slice (see `mate_probe`): only for a move on the clock with nothing asked of the
+    /// search but a move (no pondering, infinite analysis, MultiPV, searchmoves, depth or node limit), so that
+    /// analysis and fixed-depth or fixed-node runs are what they were. A proven mate is reported and answered.
+    fn try_proven_mate<V: GameEval>(
+        &self,
+        pos: &Position<V>,
+        limits: &Limits,
+        optimum: Option<std::time::Duration>,
+        on_info: &(dyn Fn(&Info) + Sync),
+    ) -> Option<SearchResult> {
+        let optimum = optimum?;
+        if limits.ponder
+            || limits.infinite
+            || limits.multipv > 1
+            || !limits.searchmoves.is_empty()
+            || limits.depth.is_some()
+            || limits.nodes.is_some()
+        {
+            return None;
+        }
+        let slice = self.mate_probe.slice(pos.side_to_move(), optimum);
+        let mate = self.mate_probe.solve(pos, slice, &self.control)?;
+        let plies = mate.line.len() as i32;
+        let score = MATE - plies;
+        on_info(&Info {
+            depth: plies,
+            seldepth: plies,
+            multipv: 1,
+            score,
+            bound: Bound::Exact,
+            nodes: mate.nodes,
+            time_ms: self.control.elapsed().as_millis() as u64,
+            hashfull: mate.hashfull,
+            pv: mate.line.clone(),
+            progress_only: false,
+        });
+        self.mate_probe.record_score(pos.side_to_move(), score);
+        Some(SearchResult {
+            best: mate.line.first().copied(),
+            ponder: mate.line.get(1).copied(),
+            pv: mate.line,
+            score,
+            depth: plies,
+            nodes: mate.nodes,
+        })
+    }
+}
+
+/// The tsume table's size beside a transposition table of `hash_mb`: a quarter, within 4 MB..512 MB (its pages
+/// are only touched as the solver uses them).
+fn mate_probe_mb(hash_mb: usize) -> usize {
+    (hash_mb / 4).clamp(4, 512)
 }

@@ -196,6 +196,19 @@ pub fn solve_with_table<V: Variant>(
     solve_in(pos, limits, stop, progress, table)
 }
 
+/// Solves with a table the caller keeps, without clearing it: what earlier solves for the same attacker and
+/// game proved or disproved holds for any root (proofs never rest on a repetition, and a disproof through one is
+/// stored only at the repeated position itself), so a game's next move finds most of its proof there already.
+/// The caller clears the table when the attacker, the game or the futile-interposition rule changes.
+pub fn solve_reusing_table<V: Variant>(
+    pos: &Position<V>,
+    limits: &MateLimits,
+    stop: &AtomicBool,
+    table: &mut Table,
+) -> MateReport {
+    solve_in(pos, limits, stop, None, table)
+}
+
 /// Solves with an empty `table`.
 fn solve_in<V: Variant>(
     pos: &Position<V>,
