@@ -340,6 +340,10 @@ pub struct GuiArgs {
     /// repeat for more. Without one, this Hayate.
     #[arg(long = "engine", num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE")]
     pub engines: Vec<String>,
+    /// A record to replay on the page: a games.txt (or the --out folder of a running `hayate match`, read
+    /// again as games finish) or a CSA file.
+    #[arg(long, value_name = "FILE|DIR")]
+    pub watch: Option<std::path::PathBuf>,
 }
 
 pub fn run_gui(args: &GuiArgs) -> ExitCode {
@@ -370,6 +374,7 @@ pub fn run_gui(args: &GuiArgs) -> ExitCode {
     let config = hayate::gui::GuiConfig {
         port: args.port,
         engines,
+        watch: args.watch.clone(),
     };
     match hayate::gui::serve(config) {
         Ok(()) => ExitCode::SUCCESS,

@@ -62,7 +62,7 @@ pub fn handle(mut stream: TcpStream, ctx: &Context) {
         match (upgrade, header("Sec-WebSocket-Key")) {
             (true, Some(key)) => {
                 let key = key.to_string();
-                socket::run(stream, rest, &key, &ctx.config.engines);
+                socket::run(stream, rest, &key, &ctx.config);
             }
             _ => respond(
                 &mut stream,

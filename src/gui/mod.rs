@@ -9,18 +9,20 @@
 //! - [`session`]: what one page is doing (the game, the engine playing, the analysis), driven by [`protocol`]
 //!   messages; [`record`] is the game itself (start, moves, judged by the match referee), [`formats`] the
 //!   import and export of positions and records, [`clock`] the players' clocks, [`worker`] an engine process on a
-//!   thread of its own.
+//!   thread of its own, [`watch`] the record files replayed.
 
 mod access;
 mod assets;
 mod clock;
 mod formats;
 mod http;
+mod info;
 pub mod protocol;
 mod record;
 mod server;
 mod session;
 mod socket;
+mod watch;
 mod worker;
 
 use crate::matches::engine::EngineSpec;
@@ -34,4 +36,6 @@ pub struct GuiConfig {
     pub port: u16,
     /// The engines the page may start, in command-line order; the page names them by index.
     pub engines: Vec<EngineSpec>,
+    /// A record file (or `hayate match --out` folder) the page may replay.
+    pub watch: Option<std::path::PathBuf>,
 }

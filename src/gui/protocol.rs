@@ -46,6 +46,10 @@ pub enum Request {
     Export { format: String },
     /// Starts again an engine that crashed (or any configured engine).
     Restart { engine: usize },
+    /// The games of the watched record file (`hayate gui --watch`), read again now.
+    WatchList {},
+    /// Shows game `index` of the watched file at `ply` (0: its start).
+    Watch { index: usize, ply: usize },
 }
 
 /// A message to the page.
@@ -56,6 +60,8 @@ pub enum Reply {
     Hello {
         games: Vec<GameInfo>,
         engines: Vec<String>,
+        /// A record file is being watched.
+        watching: bool,
     },
     State(Box<State>),
     /// A request was refused; nothing changed.
@@ -84,6 +90,21 @@ pub enum Reply {
         format: String,
         text: String,
     },
+    /// The watched file's games, in file order.
+    Games {
+        games: Vec<WatchedGame>,
+    },
+}
+
+/// One game of the watched file.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct WatchedGame {
+    pub game: String,
+    pub plies: usize,
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    /// Why the game could not be replayed (then the other fields are empty).
+    pub error: Option<String>,
 }
 
 /// A game the page can set up.
@@ -123,6 +144,8 @@ pub struct State {
     /// The engines' scores in centipawns from sente's side, one per ply (index = plies played) where known.
     pub evals: Vec<Option<i32>>,
     pub analysing: bool,
+    /// The watched game shown: its index in the file, its plies.
+    pub watched: Option<[usize; 2]>,
 }
 
 /// One analysis line.

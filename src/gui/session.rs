@@ -3,12 +3,15 @@
 //! [`Session::poll`] turns the engines' output and the clocks into messages for the page.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use super::clock::Clocks;
 use super::formats;
+use super::info::parse_info;
 use super::protocol::{GameInfo, Line, Reply, Request, State};
 use super::record::{Ending, Record};
+use super::watch;
 use super::worker::{Event, Job, Worker};
 use crate::matches::engine::EngineSpec;
 use crate::matches::judge::{Outcome, Reason};
@@ -16,8 +19,6 @@ use crate::matches::time_control::TimeControl;
 use crate::rules::piece::Color;
 use crate::GameKind;
 
-/// A mate score on the evaluation graph, in centipawns.
-const MATE_CP: i32 = 30_000;
 /// Why an engine may not play or analyse a tsume problem.
 const KINGLESS: &str = "a position without both kings is for the tsume solver only";
 /// The most MultiPV lines the page may ask for.
@@ -65,10 +66,13 @@ pub struct Session {
     lines: BTreeMap<u32, Line>,
     depth: u32,
     nodes: u64,
+    watch_path: Option<PathBuf>,
+    /// The watched game shown: its index in the file and the game itself.
+    watched: Option<(usize, watch::Game)>,
 }
 
 impl Session {
-    pub fn new(specs: Vec<EngineSpec>) -> Session {
+    pub fn new(specs: Vec<EngineSpec>, watch_path: Option<PathBuf>) -> Session {
         let (events_tx, events_rx) = mpsc::channel();
         let names = specs
             .iter()
@@ -93,6 +97,8 @@ impl Session {
             lines: BTreeMap::new(),
             depth: 0,
             nodes: 0,
+            watch_path,
+            watched: None,
         }
     }
 
@@ -109,6 +115,7 @@ impl Session {
         Reply::Hello {
             games,
             engines: self.names.clone(),
+            watching: self.watch_path.is_some(),
         }
     }
 
@@ -201,6 +208,23 @@ impl Session {
                 let commands = vec![self.record.position_command(), format!("go mate {ms}")];
                 self.start_job(engine, Purpose::Mate, commands, "checkmate");
             }
+            Request::WatchList {} => {
+                let games = watch::games(self.watch_path()?)?;
+                return Ok(Some(Reply::Games {
+                    games: watch::summaries(&games),
+                }));
+            }
+            Request::Watch { index, ply } => {
+                let game = watch::games(self.watch_path()?)?
+                    .into_iter()
+                    .nth(index)
+                    .ok_or_else(|| format!("no game {index} in the watched file"))??;
+                let rec = watch::at_ply(&game, ply)?;
+                self.player = None;
+                self.analysis = None;
+                self.replace_game(rec);
+                self.watched = Some((index, game));
+            }
             Request::Restart { engine } => {
                 self.check_engine(engine)?;
                 if self.job.as_ref().is_some_and(|j| j.engine == engine) {
@@ -212,6 +236,12 @@ impl Session {
         }
         self.kick();
         Ok(None)
+    }
+
+    fn watch_path(&self) -> Result<&std::path::Path, String> {
+        self.watch_path
+            .as_deref()
+            .ok_or_else(|| "no record file is watched (hayate gui --watch FILE)".to_string())
     }
 
     fn check_engine(&self, engine: usize) -> Result<(), String> {
@@ -235,6 +265,7 @@ impl Session {
 
     fn replace_game(&mut self, rec: Record) {
         self.cancel_job();
+        self.watched = None;
         if !rec.has_both_kings() {
             self.player = None;
             self.analysis = None;
@@ -585,6 +616,7 @@ impl Session {
             evals: self.evals.clone(),
             analysing: self.analysis.is_some()
                 || matches!(&self.job, Some(j) if j.purpose == Purpose::Analyse),
+            watched: self.watched.as_ref().map(|(i, g)| [*i, g.moves.len()]),
         }
     }
 }
@@ -598,74 +630,4 @@ impl Drop for Session {
 /// At most 40 characters of a word from the page, for error messages.
 fn short(s: &str) -> String {
     s.chars().take(40).collect()
-}
-
-/// The parts of an `info` line the page shows.
-#[derive(Debug, PartialEq)]
-struct Info {
-    multipv: u32,
-    depth: Option<u32>,
-    nodes: Option<u64>,
-    /// `cp 35` or `mate -3`.
-    score: String,
-    /// The score for the evaluation graph, from the side to move; mates as ±[`MATE_CP`].
-    cp: Option<i32>,
-    pv: Vec<String>,
-}
-
-fn parse_info(line: &str) -> Option<Info> {
-    let w: Vec<&str> = line.split_whitespace().collect();
-    let mut info = Info {
-        multipv: 1,
-        depth: None,
-        nodes: None,
-        score: String::new(),
-        cp: None,
-        pv: Vec::new(),
-    };
-    let mut i = 1;
-    while i < w.len() {
-        let next = w.get(i + 1).copied().unwrap_or("");
-        match w[i] {
-            "multipv" => info.multipv = next.parse().ok()?,
-            "depth" => info.depth = next.parse().ok(),
-            "nodes" => info.nodes = next.parse().ok(),
-            "score" => {
-                let v: i32 = w.get(i + 2)?.parse().ok()?;
-                match next {
-                    "cp" => info.cp = Some(v.clamp(-MATE_CP, MATE_CP)),
-                    "mate" => info.cp = Some(if v >= 0 { MATE_CP } else { -MATE_CP }),
-                    _ => return None,
-                }
-                info.score = format!("{next} {v}");
-                i += 1;
-            }
-            "pv" => {
-                info.pv = w[i + 1..].iter().map(|s| s.to_string()).collect();
-                break;
-            }
-            _ => {}
-        }
-        i += 2;
-    }
-    Some(info)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn info_lines() {
-        let i = parse_info(
-            "info depth 7 seldepth 9 multipv 2 score cp -35 nodes 1200 nps 5 pv 7g7f 3c3d",
-        )
-        .unwrap();
-        assert_eq!((i.multipv, i.depth, i.nodes), (2, Some(7), Some(1200)));
-        assert_eq!((i.score.as_str(), i.cp), ("cp -35", Some(-35)));
-        assert_eq!(i.pv, vec!["7g7f", "3c3d"]);
-        let i = parse_info("info depth 3 score mate -2 pv 5a4a").unwrap();
-        assert_eq!(i.cp, Some(-MATE_CP));
-        assert_eq!(parse_info("info multipv x"), None);
-    }
 }

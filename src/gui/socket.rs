@@ -12,7 +12,7 @@ use tungstenite::{Message, WebSocket};
 
 use super::protocol::{Reply, Request};
 use super::session::Session;
-use crate::matches::engine::EngineSpec;
+use super::GuiConfig;
 
 /// How long a read waits before the loop looks at the engines: the latency of their output on the page.
 const TICK: Duration = Duration::from_millis(20);
@@ -20,7 +20,7 @@ const TICK: Duration = Duration::from_millis(20);
 const MAX_MESSAGE: usize = 1 << 20;
 
 /// Completes the handshake (the request head was read and checked by the caller) and serves the page.
-pub fn run(mut stream: TcpStream, rest: Vec<u8>, key: &str, engines: &[EngineSpec]) {
+pub fn run(mut stream: TcpStream, rest: Vec<u8>, key: &str, gui: &GuiConfig) {
     let accept = derive_accept_key(key.as_bytes());
     let head = format!(
         "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
@@ -33,7 +33,7 @@ pub fn run(mut stream: TcpStream, rest: Vec<u8>, key: &str, engines: &[EngineSpe
         .max_message_size(Some(MAX_MESSAGE))
         .max_frame_size(Some(MAX_MESSAGE));
     let mut ws = WebSocket::from_partially_read(stream, rest, Role::Server, Some(config));
-    let mut session = Session::new(engines.to_vec());
+    let mut session = Session::new(gui.engines.clone(), gui.watch.clone());
     let mut ok =
         send(&mut ws, &session.hello()) && send(&mut ws, &Reply::State(Box::new(session.state())));
     while ok {

@@ -506,3 +506,58 @@ fn a_tsume_problem_without_the_attackers_king_is_for_the_solver_only() {
         (Some("1-0"), Some("checkmate"))
     );
 }
+
+#[test]
+fn a_record_file_is_replayed_and_followed_as_it_grows() {
+    let dir = std::env::temp_dir().join(format!("hayate-gui-watch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let games = dir.join("games.txt");
+    let first = format!("1-0 checkmate sfen {MATE_IN_ONE} moves G*5b\n");
+    let second = "0-1 resign sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 3e3d 3a3b\n";
+    std::fs::write(&games, format!("{first}{second}")).unwrap();
+    let server = Server::start(&["--watch", dir.to_str().unwrap()]);
+    let mut c = server.socket();
+    assert_eq!(c.hello["watching"], true);
+    c.send(json!({"type": "watch_list"}));
+    let list = c.expect("games", Duration::from_secs(5));
+    assert_eq!(
+        list["games"],
+        json!([
+            {"game": "shogi", "plies": 1, "result": "1-0", "reason": "checkmate", "error": null},
+            {"game": "minishogi", "plies": 2, "result": "0-1", "reason": "resign", "error": null},
+        ])
+    );
+    let s = c.request(json!({"type": "watch", "index": 1, "ply": 1}));
+    assert_eq!(
+        (s["sfen"].as_str(), s["watched"].clone()),
+        (Some("rbsgk/4p/5/P1S2/KG1BR w - 2"), json!([1, 2]))
+    );
+    assert_eq!(s["result"], Value::Null);
+    let s = c.request(json!({"type": "watch", "index": 1, "ply": 2}));
+    assert_eq!(
+        (s["result"].as_str(), s["reason"].as_str()),
+        (Some("0-1"), Some("resign"))
+    );
+    let e = c.request(json!({"type": "watch", "index": 1, "ply": 3}));
+    assert_eq!(e["message"], "the game has 2 plies, not 3");
+    let e = c.request(json!({"type": "watch", "index": 5, "ply": 0}));
+    assert_eq!(e["message"], "no game 5 in the watched file");
+    // a running match appends its games: the list grows; a line the rules reject is listed with its error
+    let third = "1-0 resign sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 3e3c\n";
+    std::fs::write(&games, format!("{first}{second}{third}")).unwrap();
+    c.send(json!({"type": "watch_list"}));
+    let list = c.expect("games", Duration::from_secs(5));
+    assert_eq!(list["games"][2]["error"], "illegal move '3e3c'");
+    let e = c.request(json!({"type": "watch", "index": 2, "ply": 0}));
+    assert_eq!(e["message"], "illegal move '3e3c'");
+    // without --watch
+    let server = Server::start(&[]);
+    let mut c = server.socket();
+    assert_eq!(c.hello["watching"], false);
+    let e = c.request(json!({"type": "watch_list"}));
+    assert_eq!(
+        e["message"],
+        "no record file is watched (hayate gui --watch FILE)"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

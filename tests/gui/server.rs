@@ -135,7 +135,10 @@ impl Client {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let v = self.next(left).expect("an answer within 5 s");
-            if matches!(v["type"].as_str(), Some("state" | "error" | "export")) {
+            if matches!(
+                v["type"].as_str(),
+                Some("state" | "error" | "export" | "games")
+            ) {
                 return v;
             }
         }

@@ -31,6 +31,7 @@ socket.onmessage = ev => {
     case "mate": onMate(msg); break;
     case "engine_error": onEngineError(msg); break;
     case "export": $("text").value = msg.text; setStatus(msg.format + " exported"); break;
+    case "games": onGames(msg); break;
   }
 };
 
@@ -39,7 +40,44 @@ function onHello(msg) {
   $("game").replaceChildren(...msg.games.map(g => new Option(`${g.name} (${g.files}×${g.ranks})`, g.name)));
   $("engine").replaceChildren(...msg.engines.map((e, i) => new Option(e, i)));
   fillStarts();
+  if (msg.watching) {
+    $("watch").hidden = false;
+    send({ type: "watch_list" });
+    // a running match adds games as they finish
+    setInterval(() => send({ type: "watch_list" }), 5000);
+  }
 }
+
+function onGames(msg) {
+  const sel = $("watch-games"), keep = sel.value;
+  sel.replaceChildren(...msg.games.map((g, i) => new Option(
+    g.error ? `${i + 1}: ${g.error}` : `${i + 1}: ${g.game} ${g.result || ""} ${g.reason || ""} (${g.plies} plies)`, i)));
+  if (keep !== "" && Number(keep) < msg.games.length) sel.value = keep;
+}
+
+// Replays the watched game: the server holds it and shows it at the asked ply.
+let watchTimer = null;
+function watchGo(ply) {
+  const index = Number($("watch-games").value);
+  if (Number.isNaN(index)) return;
+  const plies = state && state.watched && state.watched[0] === index ? state.watched[1] : Infinity;
+  send({ type: "watch", index, ply: Math.max(0, Math.min(ply, plies)) });
+}
+function watchPly() { return state && state.watched ? state.moves.length : 0; }
+$("watch-refresh").onclick = () => send({ type: "watch_list" });
+$("watch-games").onchange = () => watchGo(0);
+$("watch-first").onclick = () => watchGo(0);
+$("watch-prev").onclick = () => watchGo(watchPly() - 1);
+$("watch-next").onclick = () => watchGo(state && state.watched ? watchPly() + 1 : 1);
+$("watch-last").onclick = () => watchGo(state && state.watched ? state.watched[1] : 0);
+$("watch-auto").onclick = () => {
+  if (watchTimer) { clearInterval(watchTimer); watchTimer = null; $("watch-auto").textContent = "Auto"; return; }
+  $("watch-auto").textContent = "Pause";
+  watchTimer = setInterval(() => {
+    if (state && state.watched && watchPly() >= state.watched[1]) return;
+    watchGo(state && state.watched ? watchPly() + 1 : 1);
+  }, 700);
+};
 
 function fillStarts() {
   const g = hello.games.find(g => g.name === $("game").value) || hello.games[0];
@@ -67,6 +105,7 @@ function onState(msg) {
   drawMoves();
   drawGraph();
   drawClocks();
+  $("watch-ply").textContent = msg.watched ? `ply ${msg.moves.length} / ${msg.watched[1]}` : "";
 }
 
 function draw() {
