@@ -99,10 +99,11 @@ impl Page<'_> {
         while !ok(self) {
             assert!(
                 Instant::now() < deadline,
-                "timed out waiting for {what}; state {}",
+                "timed out waiting for {what}; last error {}; state {}",
+                self.last("error"),
                 self.state()
             );
-            std::thread::sleep(Duration::from_millis(30));
+            std::thread::sleep(Duration::from_millis(15));
         }
     }
 
@@ -183,16 +184,44 @@ fn replay(kind: GameKind, start: &str, moves: &[String]) -> String {
     })
 }
 
-/// A whole game: the page's player (sente) plays the first legal move the server lists, by clicking; Hayate
+/// Our move: the king steps forward whenever it can (the page shows where it stands), so that the engine mates
+/// it soon and the test stays short; otherwise the first legal move the server lists that is not the king's
+/// (a king shuffling sideways makes long games).
+fn kamikaze(page: &Page, state: &Value) -> String {
+    let legal: Vec<&str> = state["legal"]
+        .as_array()
+        .expect("legal")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let king = page.eval(
+        "(document.querySelector('#board [data-piece=\"bK\"]') || {dataset: {}}).dataset.at || ''",
+    );
+    let king = king.as_str().unwrap_or("");
+    let forward = legal
+        .iter()
+        .filter(|m| king.len() == 2 && m.starts_with(king) && m.as_bytes()[3] < king.as_bytes()[1])
+        .min_by_key(|m| m.as_bytes()[3]);
+    let other = legal
+        .iter()
+        .find(|m| king.len() != 2 || !m.starts_with(king));
+    forward
+        .or(other)
+        .or(legal.first())
+        .expect("a legal move on our turn")
+        .to_string()
+}
+
+/// A whole game: the page's player (sente) plays by clicking (see [`kamikaze`]); Hayate
 /// answers as gote. Returns the final state.
-fn play_game(page: &Page, game: &str, kind: GameKind) -> Value {
+fn play_game(page: &Page, game: &str, kind: GameKind, tc: &str) -> Value {
     page.set_value("game", game);
     page.click("#new");
     page.wait("the new board", Duration::from_secs(10), |p| {
         p.state()["game"] == kind.name() && p.moves().is_empty()
     });
     page.set_value("engine-side", "white");
-    page.set_value("tc", ENGINE_TC);
+    page.set_value("tc", tc);
     page.click("#play");
     page.wait("the engine on gote", Duration::from_secs(10), |p| {
         p.state()["engine_side"] == "white"
@@ -214,10 +243,7 @@ fn play_game(page: &Page, game: &str, kind: GameKind) -> Value {
         if played.len() == 12 {
             page.screenshot(&format!("{game}-play.png"));
         }
-        let mv = s["legal"][0]
-            .as_str()
-            .expect("a legal move on our turn")
-            .to_string();
+        let mv = kamikaze(page, &s);
         page.play_by_clicks(&mv, true);
         // our move, then the engine's reply (or the end)
         page.wait("our move", Duration::from_secs(10), |p| {
@@ -257,16 +283,28 @@ fn analyse(page: &Page, game: &str) {
                     .all(|x| x["pv"].as_array().is_some_and(|pv| pv.len() >= 2))
         }) && a["depth"].as_u64() >= Some(3)
     });
-    let arrows = page.eval("document.querySelectorAll('#board [data-arrow]').length");
-    assert_eq!(arrows.as_u64(), Some(3), "{game}: one arrow per line");
+    // the text and arrows are redrawn with each line; one arrow per line once all three are in
+    page.wait("three arrows", Duration::from_secs(10), |p| {
+        p.eval("document.querySelectorAll('#board [data-arrow]').length")
+            .as_u64()
+            == Some(3)
+    });
     page.screenshot(&format!("{game}-analysis.png"));
-    page.click("#analysis .pv[data-multipv=\"1\"] span[data-pv-index=\"1\"]");
-    // the line as the page showed it when clicked (it is redrawn as the search goes on)
-    let line: Vec<String> = page
-        .eval("JSON.stringify(window.hayate.lineClicked || null)")
-        .as_str()
-        .and_then(|t| serde_json::from_str(t).ok())
-        .expect("a line was clicked");
+    // the line as the page showed it when clicked; the text is redrawn (and may rewrap) as the search goes on,
+    // so a click that landed between two redraws on something else is tried again
+    page.eval("window.hayate.lineClicked = null");
+    let mut line: Option<Vec<String>> = None;
+    for _ in 0..10 {
+        page.click("#analysis .pv[data-multipv=\"1\"] span[data-pv-index=\"1\"]");
+        line = page
+            .eval("JSON.stringify(window.hayate.lineClicked || null)")
+            .as_str()
+            .and_then(|t| serde_json::from_str(t).ok());
+        if line.is_some() {
+            break;
+        }
+    }
+    let line = line.expect("a move of the best line clicked");
     assert_eq!(line.len(), 2);
     page.wait("the line played out", Duration::from_secs(10), |p| {
         p.moves() == line
@@ -281,7 +319,14 @@ fn analyse(page: &Page, game: &str) {
 fn complete_games_analysis_and_tsume_on_all_three_boards() {
     let Some(path) = chromium() else { return };
     let _one = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
-    let server = Server::start(&[]);
+    let watched =
+        std::env::temp_dir().join(format!("hayate-gui-browser-{}.txt", std::process::id()));
+    std::fs::write(
+        &watched,
+        "0-1 resign sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 3e3d 3a3b\n",
+    )
+    .expect("record");
+    let server = Server::start(&["--watch", watched.to_str().expect("path")]);
     let profile = std::env::temp_dir().join(format!("hayate-gui-test-{}", std::process::id()));
     let browser = launch(path, &profile);
     let tab = browser.new_tab().expect("tab");
@@ -291,18 +336,24 @@ fn complete_games_analysis_and_tsume_on_all_three_boards() {
     page.wait("the first state", Duration::from_secs(20), |p| {
         !p.state().is_null()
     });
-    for (game, kind) in [
-        ("minishogi", GameKind::Minishogi),
-        ("yarishogi", GameKind::Yari),
-        ("shogi", GameKind::Shogi),
+    // minishogi's game on a Fischer clock (drawn in its screenshots), the others at fixed nodes
+    for (game, kind, tc) in [
+        ("minishogi", GameKind::Minishogi, "10000+100"),
+        ("yarishogi", GameKind::Yari, ENGINE_TC),
+        ("shogi", GameKind::Shogi, ENGINE_TC),
     ] {
-        let end = play_game(&page, game, kind);
+        let t = Instant::now();
+        let end = play_game(&page, game, kind, tc);
         eprintln!(
-            "{game}: {} {} after {} plies",
+            "{game}: {} {} after {} plies in {:.1} s",
             end["result"],
             end["reason"],
-            end["moves"].as_array().map_or(0, |m| m.len())
+            end["moves"].as_array().map_or(0, |m| m.len()),
+            t.elapsed().as_secs_f64()
         );
+        if tc != ENGINE_TC {
+            assert!(end["clocks"].is_array(), "{game}: clocks shown");
+        }
         page.screenshot(&format!("{game}-end.png"));
         analyse(&page, game);
     }
@@ -341,6 +392,30 @@ fn complete_games_analysis_and_tsume_on_all_three_boards() {
         "{label}"
     );
     page.screenshot("tsume-latin-flipped.png");
+    // the watched record, stepped through
+    page.wait("the watched games", Duration::from_secs(10), |p| {
+        p.eval("document.getElementById('watch-games').options.length")
+            .as_u64()
+            == Some(1)
+    });
+    page.click("#watch-first");
+    page.wait("the watched game", Duration::from_secs(10), |p| {
+        p.state()["watched"] == serde_json::json!([0, 2])
+    });
+    page.click("#watch-next");
+    page.wait("ply 1", Duration::from_secs(10), |p| p.moves() == ["3e3d"]);
+    page.click("#watch-next");
+    page.wait("ply 2", Duration::from_secs(10), |p| {
+        p.moves() == ["3e3d", "3a3b"]
+    });
+    let s = page.state();
+    assert_eq!(s["sfen"], "rb1gk/2s1p/5/P1S2/KG1BR b - 3");
+    assert_eq!(
+        (s["result"].as_str(), s["reason"].as_str()),
+        (Some("0-1"), Some("resign"))
+    );
+    page.screenshot("watch.png");
+    let _ = std::fs::remove_file(&watched);
     drop(browser);
     let _ = std::fs::remove_dir_all(&profile);
 }
