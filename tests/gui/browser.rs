@@ -107,6 +107,28 @@ impl Page<'_> {
         }
     }
 
+    /// Waits inside the page until `cond` (JavaScript over the last state `s`) holds, and returns that state:
+    /// one DevTools call instead of one per poll.
+    fn wait_in_page(&self, cond: &str, within: Duration) -> Value {
+        let js = format!(
+            "new Promise(done => {{ const t0 = Date.now(); const poll = () => {{ const s = window.hayate.state; \
+             if (s && ({cond})) done(JSON.stringify(s)); else if (Date.now() - t0 > {ms}) done('null'); \
+             else setTimeout(poll, 5); }}; poll(); }})",
+            ms = within.as_millis()
+        );
+        let r = self.tab.evaluate(&js, true).expect("evaluate");
+        let v: Value =
+            serde_json::from_str(r.value.as_ref().and_then(Value::as_str).unwrap_or("null"))
+                .expect("JSON");
+        assert!(
+            !v.is_null(),
+            "timed out waiting for {cond}; last error {}; state {}",
+            self.last("error"),
+            self.state()
+        );
+        v
+    }
+
     /// A real mouse click (press and release) at the centre of the element.
     fn click(&self, selector: &str) {
         let js = format!(
@@ -187,17 +209,13 @@ fn replay(kind: GameKind, start: &str, moves: &[String]) -> String {
 /// Our move: the king steps forward whenever it can (the page shows where it stands), so that the engine mates
 /// it soon and the test stays short; otherwise the first legal move the server lists that is not the king's
 /// (a king shuffling sideways makes long games).
-fn kamikaze(page: &Page, state: &Value) -> String {
+fn kamikaze(state: &Value, king: &str) -> String {
     let legal: Vec<&str> = state["legal"]
         .as_array()
         .expect("legal")
         .iter()
         .filter_map(Value::as_str)
         .collect();
-    let king = page.eval(
-        "(document.querySelector('#board [data-piece=\"bK\"]') || {dataset: {}}).dataset.at || ''",
-    );
-    let king = king.as_str().unwrap_or("");
     let forward = legal
         .iter()
         .filter(|m| king.len() == 2 && m.starts_with(king) && m.as_bytes()[3] < king.as_bytes()[1])
@@ -212,8 +230,9 @@ fn kamikaze(page: &Page, state: &Value) -> String {
         .to_string()
 }
 
-/// A whole game: the page's player (sente) plays by clicking (see [`kamikaze`]); Hayate
-/// answers as gote. Returns the final state.
+/// A whole game: the page's player (sente) plays by clicking (see [`kamikaze`]); Hayate answers as gote.
+/// Returns the final state. Each ply costs a handful of DevTools round trips, no more: on a loaded 2-core
+/// machine each one takes tens of milliseconds.
 fn play_game(page: &Page, game: &str, kind: GameKind, tc: &str) -> Value {
     page.set_value("game", game);
     page.click("#new");
@@ -230,33 +249,34 @@ fn play_game(page: &Page, game: &str, kind: GameKind, tc: &str) -> Value {
         .as_str()
         .expect("start")
         .to_string();
+    let mut s = page.state();
     loop {
-        let s = page.state();
         if !s["result"].is_null() {
             return s;
         }
-        let played = page.moves();
+        let played = s["moves"].as_array().expect("moves").len();
         assert!(
-            played.len() < MAX_PLIES,
+            played < MAX_PLIES,
             "{game}: no result after {MAX_PLIES} plies"
         );
-        if played.len() == 12 {
+        if played == 12 {
             page.screenshot(&format!("{game}-play.png"));
         }
-        let mv = kamikaze(page, &s);
+        let king = page.eval(
+            "(document.querySelector('#board [data-piece=\"bK\"]') || {dataset: {}}).dataset.at || ''",
+        );
+        let mv = kamikaze(&s, king.as_str().unwrap_or(""));
         page.play_by_clicks(&mv, true);
-        // our move, then the engine's reply (or the end)
-        page.wait("our move", Duration::from_secs(10), |p| {
-            p.moves().len() > played.len()
-        });
-        assert_eq!(page.moves()[played.len()], mv, "{game}: the clicked move");
-        page.wait("the engine's reply", Duration::from_secs(60), |p| {
-            let s = p.state();
-            !s["result"].is_null()
-                || (s["thinking"] == false && !s["legal"].as_array().is_some_and(|l| l.is_empty()))
-        });
-        let s = page.state();
-        let moves = page.moves();
+        // our move, then the engine's reply (or the end), waited for inside the page
+        s = page.wait_in_page(
+            &format!(
+                "s.result || (s.moves.length >= {} && !s.thinking)",
+                played + 2
+            ),
+            Duration::from_secs(60),
+        );
+        let moves: Vec<String> = serde_json::from_value(s["moves"].clone()).expect("moves");
+        assert_eq!(moves[played], mv, "{game}: the clicked move");
         assert_eq!(
             s["sfen"].as_str(),
             Some(replay(kind, &start, &moves).as_str()),
@@ -330,7 +350,8 @@ fn complete_games_analysis_and_tsume_on_all_three_boards() {
     let profile = std::env::temp_dir().join(format!("hayate-gui-test-{}", std::process::id()));
     let browser = launch(path, &profile);
     let tab = browser.new_tab().expect("tab");
-    tab.set_default_timeout(Duration::from_secs(30));
+    // the longest call is a wait inside the page for the engine's move
+    tab.set_default_timeout(Duration::from_secs(90));
     tab.navigate_to(&server.url("/")).expect("open the page");
     let page = Page { tab: &tab };
     page.wait("the first state", Duration::from_secs(20), |p| {
