@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use headless_chrome::browser::tab::point::Point;
+use headless_chrome::protocol::cdp::Input;
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use serde_json::Value;
@@ -129,8 +131,8 @@ impl Page<'_> {
         v
     }
 
-    /// A real mouse click (press and release) at the centre of the element.
-    fn click(&self, selector: &str) {
+    /// The centre of an element in the viewport.
+    fn centre(&self, selector: &str) -> (f64, f64) {
         let js = format!(
             "(() => {{ const e = document.querySelector('{selector}'); if (!e) return null; \
              e.scrollIntoView({{block: 'nearest'}}); const r = e.getBoundingClientRect(); \
@@ -138,13 +140,41 @@ impl Page<'_> {
         );
         let at: Value =
             serde_json::from_str(self.eval(&js).as_str().unwrap_or("null")).expect("JSON");
-        let (x, y) = match (at[0].as_f64(), at[1].as_f64()) {
+        match (at[0].as_f64(), at[1].as_f64()) {
             (Some(x), Some(y)) => (x, y),
             _ => panic!("no element {selector}"),
-        };
+        }
+    }
+
+    /// One mouse event with the left button.
+    fn mouse(&self, kind: Input::DispatchMouseEventTypeOption, (x, y): (f64, f64)) {
+        let pressed = !matches!(kind, Input::DispatchMouseEventTypeOption::MouseReleased);
         self.tab
-            .click_point(headless_chrome::browser::tab::point::Point { x, y })
-            .expect("click");
+            .call_method(Input::DispatchMouseEvent {
+                Type: kind,
+                x,
+                y,
+                modifiers: None,
+                timestamp: None,
+                button: Some(Input::MouseButton::Left),
+                buttons: Some(if pressed { 1 } else { 0 }),
+                click_count: Some(1),
+                force: None,
+                tangential_pressure: None,
+                tilt_x: None,
+                tilt_y: None,
+                twist: None,
+                delta_x: None,
+                delta_y: None,
+                pointer_Type: None,
+            })
+            .expect("mouse event");
+    }
+
+    /// A real mouse click (press and release) at the centre of the element.
+    fn click(&self, selector: &str) {
+        let (x, y) = self.centre(selector);
+        self.tab.click_point(Point { x, y }).expect("click");
     }
 
     fn set_value(&self, id: &str, value: &str) {
@@ -259,7 +289,7 @@ fn play_game(page: &Page, game: &str, kind: GameKind, tc: &str) -> Value {
             played < MAX_PLIES,
             "{game}: no result after {MAX_PLIES} plies"
         );
-        if played == 12 {
+        if played == 4 {
             page.screenshot(&format!("{game}-play.png"));
         }
         let king = page.eval(
@@ -283,6 +313,46 @@ fn play_game(page: &Page, game: &str, kind: GameKind, tc: &str) -> Value {
             "{game}: the position"
         );
     }
+}
+
+/// A move dragged (press on the piece, move, release on the square), taken back with the button; then a
+/// bishop move that may promote, the dialog answered.
+fn drag_and_promotion(page: &Page) {
+    let from = page.centre("[data-sq=\"7g\"]");
+    let to = page.centre("[data-sq=\"7f\"]");
+    page.mouse(Input::DispatchMouseEventTypeOption::MousePressed, from);
+    page.mouse(
+        Input::DispatchMouseEventTypeOption::MouseMoved,
+        ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0),
+    );
+    page.mouse(Input::DispatchMouseEventTypeOption::MouseMoved, to);
+    page.mouse(Input::DispatchMouseEventTypeOption::MouseReleased, to);
+    let s = page.wait_in_page("s.moves.length == 1", Duration::from_secs(10));
+    assert_eq!(s["moves"], serde_json::json!(["7g7f"]));
+    page.click("#takeback");
+    page.wait_in_page("s.moves.length == 0", Duration::from_secs(10));
+    page.set_value("text", "position startpos moves 7g7f 3c3d");
+    page.click("#import");
+    page.wait_in_page("s.moves.length == 2", Duration::from_secs(10));
+    page.click("[data-sq=\"8h\"]");
+    page.click("[data-sq=\"2b\"]");
+    assert_eq!(
+        page.eval("!document.getElementById('promotion').hidden"),
+        Value::Bool(true),
+        "the promotion dialog"
+    );
+    assert_eq!(
+        page.eval("document.getElementById('promote-yes').textContent"),
+        "馬"
+    );
+    page.screenshot("shogi-promotion.png");
+    page.click("#promote-yes");
+    let s = page.wait_in_page("s.moves.length == 3", Duration::from_secs(10));
+    assert_eq!(s["moves"][2], "8h2b+");
+    assert_eq!(
+        s["sfen"],
+        "lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4"
+    );
 }
 
 /// Analysis on the start position: MultiPV lines as arrows and text, then a move of the best line clicked.
@@ -357,6 +427,7 @@ fn complete_games_analysis_and_tsume_on_all_three_boards() {
     page.wait("the first state", Duration::from_secs(20), |p| {
         !p.state().is_null()
     });
+    drag_and_promotion(&page);
     // minishogi's game on a Fischer clock (drawn in its screenshots), the others at fixed nodes
     for (game, kind, tc) in [
         ("minishogi", GameKind::Minishogi, "10000+100"),
