@@ -416,7 +416,24 @@ fn complete_games_analysis_and_tsume_on_all_three_boards() {
         "0-1 resign sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 3e3d 3a3b\n",
     )
     .expect("record");
-    let server = Server::start(&["--watch", watched.to_str().expect("path")]);
+    // Hayate, and an engine that crashes on its first `go`
+    let hayate = format!("cmd={}", env!("CARGO_BIN_EXE_hayate"));
+    let crasher = format!(
+        "arg={}/tests/fake_engines/fake_engine.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let server = Server::start(&[
+        "--watch",
+        watched.to_str().expect("path"),
+        "--engine",
+        &hayate,
+        "name=Hayate",
+        "--engine",
+        "cmd=python3",
+        &crasher,
+        "arg=crash",
+        "name=Crasher",
+    ]);
     let profile = std::env::temp_dir().join(format!("hayate-gui-test-{}", std::process::id()));
     let browser = launch(path, &profile);
     let tab = browser.new_tab().expect("tab");
@@ -507,7 +524,31 @@ fn complete_games_analysis_and_tsume_on_all_three_boards() {
         (Some("0-1"), Some("resign"))
     );
     page.screenshot("watch.png");
-    let _ = std::fs::remove_file(&watched);
+    // a crashed engine: reported on the page with a button that starts it again (it crashes again)
+    page.set_value("engine", "1");
+    page.set_value("engine-side", "black");
+    page.set_value("tc", "nodes=100");
+    page.click("#new");
+    page.click("#play");
+    page.wait("the crash reported", Duration::from_secs(20), |p| {
+        p.eval("!!document.getElementById('restart')") == Value::Bool(true)
+    });
+    let status = page.eval("document.getElementById('engine-problem').textContent");
+    assert!(
+        status
+            .as_str()
+            .is_some_and(|t| t.starts_with("engine Crasher failed: the engine exited")),
+        "{status}"
+    );
+    page.screenshot("engine-crash.png");
+    page.eval("window.hayate.last.engine_error = null");
+    page.click("#restart");
+    page.wait(
+        "the restarted engine's crash",
+        Duration::from_secs(20),
+        |p| !p.last("engine_error").is_null(),
+    );
     drop(browser);
+    let _ = std::fs::remove_file(&watched);
     let _ = std::fs::remove_dir_all(&profile);
 }

@@ -226,13 +226,16 @@ function showStep() {
   }));
 }
 
+// A failed engine stays reported (apart from the status line, which every state rewrites) until restarted.
 function onEngineError(msg) {
-  setStatus(`engine ${hello ? hello.engines[msg.engine] : msg.engine} failed: ${msg.message}`, true);
+  const box = $("engine-problem");
+  box.replaceChildren(`engine ${hello ? hello.engines[msg.engine] : msg.engine} failed: ${msg.message} `);
   const b = document.createElement("button");
   b.textContent = "Restart engine";
   b.id = "restart";
-  b.onclick = () => { send({ type: "restart", engine: msg.engine }); b.remove(); };
-  $("status").appendChild(b);
+  b.onclick = () => { box.hidden = true; box.replaceChildren(); send({ type: "restart", engine: msg.engine }); };
+  box.appendChild(b);
+  box.hidden = false;
 }
 
 // --- moving: click a piece then a square, or drag it there; drops from the hand the same way ---
