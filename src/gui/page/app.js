@@ -86,6 +86,8 @@ function fillStarts() {
 
 function onState(msg) {
   const newPosition = !state || state.sfen !== msg.sfen;
+  // a solution belongs to the game it was found in
+  if (state && state.start_sfen !== msg.start_sfen) { $("mate-result").replaceChildren(); mateMoves = []; }
   state = msg;
   stateAt = performance.now();
   window.hayate.state = msg;
