@@ -34,6 +34,8 @@ pub enum Command {
     Match(MatchArgs),
     /// Solve a tsume problem (or a suite of them) with the df-pn solver.
     Mate(crate::cli_mate::MateArgs),
+    /// Serve a local web GUI (play, analyse, solve, import/export) and print the URL to open.
+    Gui(GuiArgs),
     /// Speak XBoard's protocol (CECP) on stdin/stdout instead of USI, for XBoard and WinBoard (a first input
     /// line `xboard` does the same without the subcommand).
     Xboard,
@@ -329,12 +331,63 @@ pub struct MatchArgs {
     pub verify: Option<String>,
 }
 
-/// The words of each `--engine` occurrence: the derived `MatchArgs::engines` holds them all in one list, so the
-/// command line is read again for the grouping.
-fn engine_groups() -> Vec<Vec<String>> {
+#[derive(Args, Debug)]
+pub struct GuiArgs {
+    /// Port on 127.0.0.1 (0: a free one).
+    #[arg(long, default_value_t = 0)]
+    pub port: u16,
+    /// An engine the page may use: cmd=<path> [arg=<a> ...] [dir=<d>] [name=<n>] [option.<Name>=<value> ...];
+    /// repeat for more. Without one, this Hayate.
+    #[arg(long = "engine", num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE")]
+    pub engines: Vec<String>,
+    /// A record to replay on the page: a games.txt (or the --out folder of a running `hayate match`, read
+    /// again as games finish) or a CSA file.
+    #[arg(long, value_name = "FILE|DIR")]
+    pub watch: Option<std::path::PathBuf>,
+}
+
+pub fn run_gui(args: &GuiArgs) -> ExitCode {
+    use hayate::matches::engine::EngineSpec;
+    let fail = |msg: String| {
+        eprintln!("hayate gui: {msg}");
+        ExitCode::from(2)
+    };
+    let mut engines = Vec::new();
+    for words in engine_groups("gui") {
+        match EngineSpec::parse(&words) {
+            Ok(s) => engines.push(s),
+            Err(e) => return fail(e),
+        }
+    }
+    debug_assert_eq!(args.engines.is_empty(), engines.is_empty());
+    if engines.is_empty() {
+        let exe = match std::env::current_exe() {
+            Ok(p) => p,
+            Err(e) => return fail(format!("cannot find this executable: {e}")),
+        };
+        engines.push(EngineSpec {
+            cmd: exe.to_string_lossy().into_owned(),
+            name: Some("Hayate".into()),
+            ..EngineSpec::default()
+        });
+    }
+    let config = hayate::gui::GuiConfig {
+        port: args.port,
+        engines,
+        watch: args.watch.clone(),
+    };
+    match hayate::gui::serve(config) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
+}
+
+/// The words of each `--engine` occurrence of a subcommand: the derived `engines` field holds them all in one
+/// list, so the command line is read again for the grouping.
+fn engine_groups(subcommand: &str) -> Vec<Vec<String>> {
     let matches = Cli::command().get_matches();
     matches
-        .subcommand_matches("match")
+        .subcommand_matches(subcommand)
         .and_then(|m| m.get_occurrences::<String>("engines"))
         .map(|occ| occ.map(|o| o.cloned().collect()).collect())
         .unwrap_or_default()
@@ -423,7 +476,7 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
             }
         };
     }
-    let groups = engine_groups();
+    let groups = engine_groups("match");
     if groups.len() != 2 {
         return fail(format!(
             "a match needs exactly two --engine options, not {}",

@@ -6,9 +6,11 @@
 //!   legal move generation and perft. Everything is generic over the game's [`Variant`].
 //! - [`engine`]: evaluation, search (Lazy SMP), transposition table and `bench`, generic over the same games.
 //! - front ends: [`usi`] (the protocol loop), [`xboard`] (CECP, for XBoard and WinBoard) and [`matches`] (`hayate match`, hosting and judging other
-//!   engines); the command line (`src/cli.rs`) belongs to the binary.
+//!   engines); [`gui`] (`hayate gui`, a local web GUI, which hosts engines through [`matches`]); the command line
+//!   (`src/cli.rs`) belongs to the binary.
 
 pub mod engine;
+pub mod gui;
 pub mod matches;
 pub mod rules;
 pub mod usi;

@@ -13,6 +13,7 @@ fn main() -> ExitCode {
         Some(cli::Command::Bench(b)) => cli::run_bench(&b),
         Some(cli::Command::Match(m)) => cli::run_match(&m),
         Some(cli::Command::Mate(m)) => cli_mate::run_mate(&m),
+        Some(cli::Command::Gui(g)) => cli::run_gui(&g),
         Some(cli::Command::Xboard) => {
             hayate::xboard::run();
             ExitCode::SUCCESS

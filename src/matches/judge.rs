@@ -142,6 +142,15 @@ impl<V: Variant> Judge<V> {
         })
     }
 
+    /// Starts from a position already read and checked (a tsume problem, whose attacker may have no king).
+    pub fn from_position(pos: Position<V>) -> Self {
+        Judge {
+            start_sfen: pos.to_sfen(),
+            pos,
+            moves: Vec::new(),
+        }
+    }
+
     pub fn position(&self) -> &Position<V> {
         &self.pos
     }

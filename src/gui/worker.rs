@@ -1,0 +1,146 @@
+//! One engine process on a thread of its own, so that the socket loop never waits on an engine: the session
+//! sends it jobs (a search, a mate search), and its lines come back on the session's event channel, tagged
+//! with the job's id so that the answer to a search the page has since abandoned is recognised and dropped.
+
+use std::collections::VecDeque;
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::matches::engine::{Engine, EngineSpec, Polled};
+use crate::GameKind;
+
+/// Time for the USI handshake.
+const START_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long an engine may take to answer `stop` before it counts as hung.
+const STOP_TIMEOUT: Duration = Duration::from_secs(10);
+/// How often a searching worker looks for a `stop`.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Work for the engine: send `commands`, then forward lines until one starting with `until`.
+#[derive(Debug)]
+pub enum Job {
+    Run {
+        id: u64,
+        commands: Vec<String>,
+        until: &'static str,
+    },
+    Stop,
+}
+
+/// What an engine did, for the session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// An `info` line with a score or a PV.
+    Info { id: u64, line: String },
+    /// The line that ended the job (`bestmove ...`, `checkmate ...`).
+    Done { id: u64, line: String },
+    /// The engine could not start, exited or hung; the worker is gone.
+    Failed { message: String },
+}
+
+/// A handle on the thread; dropping it makes the engine quit.
+pub struct Worker {
+    pub kind: GameKind,
+    jobs: Sender<Job>,
+}
+
+impl Worker {
+    /// Starts the engine for `kind` on a new thread; its events go to `events` tagged with `index`.
+    pub fn start(
+        spec: EngineSpec,
+        kind: GameKind,
+        index: usize,
+        events: Sender<(usize, Event)>,
+    ) -> Worker {
+        let (tx, rx) = mpsc::channel();
+        let label = spec.name.clone().unwrap_or_else(|| spec.fallback_name());
+        thread::spawn(move || {
+            let send = |e: Event| {
+                let _ = events.send((index, e));
+            };
+            match Engine::start(&spec, kind, &label, START_TIMEOUT) {
+                Ok(engine) => {
+                    if let Err(message) = serve(engine, &rx, &send) {
+                        send(Event::Failed { message });
+                    }
+                }
+                Err(e) => send(Event::Failed {
+                    message: format!("{label}: {e}"),
+                }),
+            }
+        });
+        Worker { kind, jobs: tx }
+    }
+
+    pub fn send(&self, job: Job) {
+        let _ = self.jobs.send(job);
+    }
+}
+
+/// Runs jobs until the handle is dropped; Err when the engine failed.
+fn serve(mut engine: Engine, jobs: &Receiver<Job>, send: &dyn Fn(Event)) -> Result<(), String> {
+    let mut queue = VecDeque::new();
+    loop {
+        let job = match queue.pop_front() {
+            Some(j) => j,
+            None => match jobs.recv() {
+                Ok(j) => j,
+                Err(_) => {
+                    engine.quit(Duration::from_millis(500));
+                    return Ok(());
+                }
+            },
+        };
+        let Job::Run {
+            id,
+            commands,
+            until,
+        } = job
+        else {
+            continue;
+        };
+        for c in &commands {
+            engine.send(c);
+        }
+        let mut stopped_at: Option<Instant> = None;
+        loop {
+            match engine.next_event(Instant::now() + POLL) {
+                Polled::Line(line, _) => {
+                    let first = line.split_whitespace().next().unwrap_or("");
+                    if first == until {
+                        send(Event::Done { id, line });
+                        break;
+                    }
+                    if first == "info" && (line.contains(" pv ") || line.contains(" score ")) {
+                        send(Event::Info { id, line });
+                    }
+                }
+                Polled::Eof => {
+                    return Err(format!("the engine exited ({})", engine.stderr_tail()));
+                }
+                Polled::Timeout | Polled::Interrupted => {}
+            }
+            loop {
+                match jobs.try_recv() {
+                    Ok(Job::Stop) => {
+                        if stopped_at.is_none() {
+                            engine.send("stop");
+                            stopped_at = Some(Instant::now());
+                        }
+                    }
+                    Ok(j) => queue.push_back(j),
+                    Err(TryRecvError::Empty) => break,
+                    Err(TryRecvError::Disconnected) => {
+                        engine.kill();
+                        return Ok(());
+                    }
+                }
+            }
+            if stopped_at.is_some_and(|t| t.elapsed() > STOP_TIMEOUT) {
+                engine.kill();
+                return Err("the engine did not answer stop".into());
+            }
+        }
+    }
+}
