@@ -16,8 +16,14 @@ fn main() {
 
 /// 将棋図巧 No. 1 from 33 and from 45 plies before its end (the first two lines of long.txt).
 const ZUKO_1_TAILS: &[(&str, usize)] = &[
-    ("1pG6/Gs+P6/pP7/n1lsS4/1k7/n3b4/1N+Bp5/1S7/9 b RPr2gn3l12p 1", 33),
-    ("1pG6/Gs+P6/pP7/n1lsS4/1k7/n5b2/1N+Bp5/1S7/9 b RPr2gn3l12p 1", 45),
+    (
+        "1pG6/Gs+P6/pP7/n1lsS4/1k7/n3b4/1N+Bp5/1S7/9 b RPr2gn3l12p 1",
+        33,
+    ),
+    (
+        "1pG6/Gs+P6/pP7/n1lsS4/1k7/n5b2/1N+Bp5/1S7/9 b RPr2gn3l12p 1",
+        45,
+    ),
 ];
 
 #[divan::bench(args = [33, 45], sample_count = 1, sample_size = 1)]
