@@ -34,6 +34,8 @@ pub enum Command {
     Match(MatchArgs),
     /// Solve a tsume problem (or a suite of them) with the df-pn solver.
     Mate(crate::cli_mate::MateArgs),
+    /// Play Hayate against itself at fixed nodes and write labelled quiet positions for training.
+    Selfplay(crate::cli_learn::SelfplayArgs),
     /// Speak XBoard's protocol (CECP) on stdin/stdout instead of USI, for XBoard and WinBoard (a first input
     /// line `xboard` does the same without the subcommand).
     Xboard,

@@ -9,6 +9,7 @@
 //!   engines); the command line (`src/cli.rs`) belongs to the binary.
 
 pub mod engine;
+pub mod learn;
 pub mod matches;
 pub mod rules;
 pub mod usi;

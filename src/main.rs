@@ -3,6 +3,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 mod cli;
+mod cli_learn;
 mod cli_mate;
 
 fn main() -> ExitCode {
@@ -13,6 +14,7 @@ fn main() -> ExitCode {
         Some(cli::Command::Bench(b)) => cli::run_bench(&b),
         Some(cli::Command::Match(m)) => cli::run_match(&m),
         Some(cli::Command::Mate(m)) => cli_mate::run_mate(&m),
+        Some(cli::Command::Selfplay(s)) => cli_learn::run_selfplay(&s),
         Some(cli::Command::Xboard) => {
             hayate::xboard::run();
             ExitCode::SUCCESS

@@ -1,0 +1,5 @@
+//! Learning an evaluation from Hayate's own games: `selfplay` writes labelled positions in the `record` format,
+//! `train` fits a network to them (see `engine::nnue` for the network it produces).
+
+pub mod record;
+pub mod selfplay;
