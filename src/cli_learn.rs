@@ -118,3 +118,125 @@ pub fn run_selfplay(a: &SelfplayArgs) -> ExitCode {
         }
     }
 }
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// The game.
+    #[arg(long, value_enum, ignore_case = true, default_value = GameKind::Minishogi.name())]
+    pub variant: Game,
+    /// Data files written by `hayate selfplay`.
+    #[arg(long, required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// The final quantised net.
+    #[arg(long)]
+    pub output: PathBuf,
+    /// Hidden units per perspective (a multiple of 16).
+    #[arg(long, default_value_t = 256)]
+    pub hidden: usize,
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    #[arg(long, default_value_t = 4096)]
+    pub batch: usize,
+    /// Adam's learning rate.
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// After this fraction of the epochs the learning rate is multiplied by --lr-drop.
+    #[arg(long, default_value_t = 0.7)]
+    pub lr_drop_at: f32,
+    #[arg(long, default_value_t = 0.1)]
+    pub lr_drop: f32,
+    /// Weight of the search score in the target (the game result has 1 - lambda).
+    #[arg(long, default_value_t = 0.7)]
+    pub lambda: f32,
+    /// Centipawns per unit of the net's output (the sigmoid's scale).
+    #[arg(long, default_value_t = 400.0)]
+    pub scale: f32,
+    /// Games whose index is a multiple of this are held out for validation (0: none).
+    #[arg(long, default_value_t = 20)]
+    pub val_every: u32,
+    /// Training threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Seed of the initial weights and of the shuffling.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// A folder for each epoch's quantised net (epoch-N.nnue).
+    #[arg(long)]
+    pub checkpoints: Option<PathBuf>,
+}
+
+pub fn run_train(a: &TrainArgs) -> ExitCode {
+    with_variant!(a.variant.0, V => train_for::<V>(a))
+}
+
+fn train_for<V: hayate::Variant>(a: &TrainArgs) -> ExitCode {
+    use hayate::engine::nnue::Features;
+    use hayate::learn::{dataset, train};
+    if a.hidden == 0 || !a.hidden.is_multiple_of(16) || a.hidden > 1024 {
+        eprintln!("error: --hidden must be a multiple of 16, at most 1024");
+        return ExitCode::FAILURE;
+    }
+    let threads = a
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: cannot start training threads: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let t0 = std::time::Instant::now();
+    let paths: Vec<&std::path::Path> = a.data.iter().map(|p| p.as_path()).collect();
+    let (tr, val) = match dataset::load::<V>(&paths, a.val_every) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!(
+        "train: {} {} training and {} validation positions read in {:.1} s; net {} -> {} x 2 -> 1",
+        V::NAME,
+        tr.len(),
+        val.len(),
+        t0.elapsed().as_secs_f64(),
+        <V as Features>::INPUTS,
+        a.hidden
+    );
+    let cfg = train::TrainConfig {
+        game: V::KIND,
+        inputs: <V as Features>::INPUTS,
+        hidden: a.hidden,
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.lr,
+        lr_drop_at: a.lr_drop_at,
+        lr_drop: a.lr_drop,
+        lambda: a.lambda,
+        scale: a.scale,
+        seed: a.seed,
+        output: a.output.clone(),
+        checkpoints: a.checkpoints.clone(),
+    };
+    let report = |r: &train::EpochReport| {
+        println!(
+            "epoch {:>3}/{}  train loss {:.6}  validation loss {:.6}  lr {:.2e}  {:.1} s",
+            r.epoch, a.epochs, r.train_loss, r.val_loss, r.lr, r.seconds
+        );
+    };
+    match pool.install(|| train::train(&cfg, &tr, &val, &report)) {
+        Ok(_) => {
+            println!(
+                "train: net written to {} in {:.1} s",
+                a.output.display(),
+                t0.elapsed().as_secs_f64()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -15,6 +15,7 @@ fn main() -> ExitCode {
         Some(cli::Command::Match(m)) => cli::run_match(&m),
         Some(cli::Command::Mate(m)) => cli_mate::run_mate(&m),
         Some(cli::Command::Selfplay(s)) => cli_learn::run_selfplay(&s),
+        Some(cli::Command::Train(t)) => cli_learn::run_train(&t),
         Some(cli::Command::Xboard) => {
             hayate::xboard::run();
             ExitCode::SUCCESS
