@@ -55,12 +55,25 @@ pub struct SelfplayArgs {
     /// Hash per thread, MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Play with this net (of the game) instead of the classical evaluation.
+    #[arg(long)]
+    pub eval_file: Option<PathBuf>,
 }
 
 pub fn run_selfplay(a: &SelfplayArgs) -> ExitCode {
     if !interrupt::install_handlers() {
         log::warn!("cannot catch Ctrl-C: a stopped run may lose its last game");
     }
+    let net = match &a.eval_file {
+        Some(p) => match hayate::engine::nnue::load(p, a.variant.0) {
+            Ok(n) => Some(n),
+            Err(e) => {
+                eprintln!("error: --eval-file: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => None,
+    };
     let cfg = SelfplayConfig {
         output: a.output.clone(),
         nodes: a.nodes,
@@ -77,6 +90,7 @@ pub fn run_selfplay(a: &SelfplayArgs) -> ExitCode {
         adjudicate_score: a.adjudicate_score,
         adjudicate_count: a.adjudicate_count.max(1),
         hash_mb: a.hash.max(1),
+        net,
     };
     let progress = |s: &SelfplaySummary| {
         let mut err = std::io::stderr().lock();

@@ -36,6 +36,7 @@ fn selfplay_config(output: PathBuf, positions: u64) -> SelfplayConfig {
         adjudicate_score: 2500,
         adjudicate_count: 3,
         hash_mb: 1,
+        net: None,
     }
 }
 

@@ -10,11 +10,12 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Instant;
 
 use super::record::{self, Record};
 use crate::engine::eval::GameEval;
+use crate::engine::nnue::Network;
 use crate::engine::search::{mate_in_moves, Info, Limits, Searcher, TimeOptions, MATE_BOUND};
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
@@ -40,6 +41,8 @@ pub struct SelfplayConfig {
     pub adjudicate_score: i32,
     pub adjudicate_count: usize,
     pub hash_mb: usize,
+    /// The net the games are played with (None: the classical evaluation), for a next generation of data.
+    pub net: Option<Arc<Network>>,
 }
 
 /// One finished game's records.
@@ -201,6 +204,8 @@ pub fn run<V: GameEval>(
                 .stack_size(64 * 1024 * 1024)
                 .spawn_scoped(s, move || {
                     let mut searcher = Searcher::new(1, cfg.hash_mb);
+                    searcher.use_nnue = cfg.net.is_some();
+                    searcher.set_net(V::KIND, cfg.net.clone());
                     let halted = || stop() || done.load(Ordering::Relaxed);
                     while !halted() {
                         let index = next.fetch_add(1, Ordering::Relaxed);
