@@ -301,6 +301,10 @@ impl Engine {
         let mut searcher = Searcher::new(bench::THREADS, bench::HASH_MB);
         let halt = Halt::with_control(searcher.control());
         let game = self.game.kind();
+        // the bench evaluates as the games do: the net loaded with EvalFile, or none with UseNNUE false
+        let net = self.searcher().net(game).cloned();
+        searcher.set_net(game, net);
+        searcher.use_nnue = self.options.use_nnue;
         let job_halt = halt.clone();
         self.start("bench", halt, move |report| {
             bench::run(&mut searcher, game, depth, &job_halt, &report)
