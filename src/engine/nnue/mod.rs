@@ -7,7 +7,8 @@
 //! - `file`: the net file format, checked on load.
 //!
 //! Nets are per game. The search uses the net of its game when one is loaded and `UseNNUE` is on, the
-//! classical evaluation otherwise. No net is embedded in this build (see the README for how to make one).
+//! classical evaluation otherwise. Minishogi's net is embedded (`nets/minishogi.nnue`); 9×9 shogi and Yari have none
+//! yet (see the README for how to make one).
 
 pub mod accumulator;
 pub mod features;
@@ -39,7 +40,9 @@ pub fn load(path: &Path, game: GameKind) -> Result<Arc<Network>, NetError> {
 /// The net built into the binary for `game`, if any.
 pub fn embedded(game: GameKind) -> Option<Arc<Network>> {
     let bytes: &[u8] = match game {
-        GameKind::Shogi | GameKind::Minishogi | GameKind::Yari => &[],
+        // README ("Learned evaluation") gives the commands, seeds and sizes that made it
+        GameKind::Minishogi => include_bytes!("../../../nets/minishogi.nnue"),
+        GameKind::Shogi | GameKind::Yari => &[],
     };
     if bytes.is_empty() {
         return None;
