@@ -14,7 +14,7 @@
 //!                    | game u32: the game's index (games are numbered from 0 across resumed runs)
 //!                    | ply u16: moves played since the start position
 //! ```
-//! Minishogi records are 45 bytes, Yari 84, 9×9 shogi 105.
+//! Minishogi records are 45 bytes, Yari 81, 9×9 shogi 105.
 
 use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
