@@ -36,6 +36,10 @@ pub enum Command {
     Mate(crate::cli_mate::MateArgs),
     /// Serve a local web GUI (play, analyse, solve, import/export) and print the URL to open.
     Gui(GuiArgs),
+    /// Play Hayate against itself at fixed nodes and write labelled quiet positions for training.
+    Selfplay(crate::cli_learn::SelfplayArgs),
+    /// Train a net (NNUE) from self-play data on the CPU and write it quantised.
+    Train(crate::cli_learn::TrainArgs),
     /// Speak XBoard's protocol (CECP) on stdin/stdout instead of USI, for XBoard and WinBoard (a first input
     /// line `xboard` does the same without the subcommand).
     Xboard,
@@ -114,6 +118,12 @@ pub struct BenchArgs {
     /// With --scaling: timings of each thread count per position (alternating), averaged.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100))]
     pub rounds: u64,
+    /// A net file for its game (the header names it), used instead of the embedded one.
+    #[arg(long)]
+    pub eval_file: Option<std::path::PathBuf>,
+    /// Search with the classical evaluation only (UseNNUE false).
+    #[arg(long)]
+    pub no_nnue: bool,
 }
 
 pub fn run_bench(args: &BenchArgs) -> ExitCode {
@@ -130,6 +140,34 @@ pub fn run_bench(args: &BenchArgs) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let mut searcher = Searcher::new(args.threads as usize, args.hash as usize);
+    searcher.use_nnue = !args.no_nnue;
+    if let Some(path) = &args.eval_file {
+        let mut errors = Vec::new();
+        let loaded = games
+            .iter()
+            .find_map(|&g| match hayate::engine::nnue::load(path, g) {
+                Ok(net) => Some((g, net)),
+                Err(e) => {
+                    errors.push(format!("{g}: {e}"));
+                    None
+                }
+            });
+        match loaded {
+            Some((g, net)) => {
+                println!(
+                    "{g}: net {} ({} -> {} x 2 -> 1)",
+                    path.display(),
+                    net.inputs,
+                    net.hidden
+                );
+                searcher.set_net(g, Some(net));
+            }
+            None => {
+                eprintln!("error: --eval-file: {}", errors.join("; "));
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let totals = hayate::engine::bench::run_bench(
         games,
         args.depth,

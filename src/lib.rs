@@ -11,6 +11,7 @@
 
 pub mod engine;
 pub mod gui;
+pub mod learn;
 pub mod matches;
 pub mod rules;
 pub mod usi;

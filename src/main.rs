@@ -3,6 +3,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 mod cli;
+mod cli_learn;
 mod cli_mate;
 
 fn main() -> ExitCode {
@@ -14,6 +15,8 @@ fn main() -> ExitCode {
         Some(cli::Command::Match(m)) => cli::run_match(&m),
         Some(cli::Command::Mate(m)) => cli_mate::run_mate(&m),
         Some(cli::Command::Gui(g)) => cli::run_gui(&g),
+        Some(cli::Command::Selfplay(s)) => cli_learn::run_selfplay(&s),
+        Some(cli::Command::Train(t)) => cli_learn::run_train(&t),
         Some(cli::Command::Xboard) => {
             hayate::xboard::run();
             ExitCode::SUCCESS

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod nnue;
 pub mod search;
 pub mod tsume;
 pub mod tt;

@@ -195,8 +195,14 @@ impl Engine {
                 return self.out.error(&e);
             }
         }
+        if let Setting::EvalFile(path) = &setting {
+            if let Err(e) = self.load_net(path) {
+                return self.out.error(&format!("EvalFile: {e}"));
+            }
+        }
         self.options.apply(&setting);
         match setting {
+            Setting::UseNnue(on) => self.searcher().use_nnue = on,
             Setting::Hash(_) | Setting::Threads(_) => self.hash_ready = false,
             Setting::Variant(kind) => self.game = Game::start(kind),
             Setting::DrawValue(cp) => self.searcher().draw_value = cp,
@@ -204,6 +210,24 @@ impl Engine {
             Setting::ClearHash => self.searcher().clear(),
             _ => {}
         }
+    }
+
+    /// Loads a net for the selected game (an empty path: the embedded one again); on an error nothing changes.
+    fn load_net(&mut self, path: &str) -> Result<(), String> {
+        let game = self.options.variant;
+        let net = if path.is_empty() {
+            crate::engine::nnue::embedded(game)
+        } else {
+            let net = crate::engine::nnue::load(std::path::Path::new(path), game)
+                .map_err(|e| e.to_string())?;
+            self.out.send(&format!(
+                "info string EvalFile: {game} net {path} loaded ({} inputs, hidden {})",
+                net.inputs, net.hidden
+            ));
+            Some(net)
+        };
+        self.searcher().set_net(game, net);
+        Ok(())
     }
 
     /// `position startpos|sfen <SFEN> [moves ...]`; on any error the position stays as it was.
@@ -277,6 +301,10 @@ impl Engine {
         let mut searcher = Searcher::new(bench::THREADS, bench::HASH_MB);
         let halt = Halt::with_control(searcher.control());
         let game = self.game.kind();
+        // the bench evaluates as the games do: the net loaded with EvalFile, or none with UseNNUE false
+        let net = self.searcher().net(game).cloned();
+        searcher.set_net(game, net);
+        searcher.use_nnue = self.options.use_nnue;
         let job_halt = halt.clone();
         self.start("bench", halt, move |report| {
             bench::run(&mut searcher, game, depth, &job_halt, &report)

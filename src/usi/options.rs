@@ -19,6 +19,10 @@ pub struct Options {
     pub draw_value: i32,
     pub entering_king: EnteringKingRule,
     pub max_moves_to_draw: u32,
+    /// Evaluate with the game's net when there is one.
+    pub use_nnue: bool,
+    /// The net file last loaded with `EvalFile` (empty: the embedded nets).
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -34,6 +38,8 @@ impl Default for Options {
             draw_value: 0,
             entering_king: EnteringKingRule::default(),
             max_moves_to_draw: 0,
+            use_nnue: true,
+            eval_file: String::new(),
         }
     }
 }
@@ -58,6 +64,8 @@ pub enum Setting {
     MaxMovesToDraw(u32),
     ClearHash,
     LogFile(String),
+    UseNnue(bool),
+    EvalFile(String),
 }
 
 impl Setting {
@@ -93,6 +101,11 @@ impl Setting {
             "maxmovestodraw" => Setting::MaxMovesToDraw(spin(0, 100000)? as u32),
             "clear_hash" => Setting::ClearHash,
             "logfile" => Setting::LogFile(value.unwrap_or("").to_string()),
+            "usennue" => Setting::UseNnue(check(name, value)?),
+            "evalfile" => Setting::EvalFile(match value.unwrap_or("") {
+                "<empty>" => String::new(),
+                v => v.to_string(),
+            }),
             _ => return Err(format!("unknown option '{}'", truncate(name))),
         })
     }
@@ -115,6 +128,8 @@ impl Options {
             Setting::DrawValue(cp) => self.draw_value = cp,
             Setting::EnteringKing(rule) => self.entering_king = rule,
             Setting::MaxMovesToDraw(n) => self.max_moves_to_draw = n,
+            Setting::UseNnue(on) => self.use_nnue = on,
+            Setting::EvalFile(ref path) => self.eval_file = path.clone(),
             Setting::ClearHash | Setting::LogFile(_) => {}
         }
     }
@@ -170,6 +185,8 @@ pub fn option_lines() -> Vec<String> {
         "option name MaxMovesToDraw type spin default 0 min 0 max 100000".into(),
         "option name Clear_Hash type button".into(),
         "option name LogFile type string default <empty>".into(),
+        "option name UseNNUE type check default true".into(),
+        "option name EvalFile type string default <empty>".into(),
     ]
 }
 

@@ -7,7 +7,7 @@ use crate::process::Engine;
 use crate::{shared, QUICK};
 
 /// (name, type) of every option the engine must list.
-const OPTIONS: [(&str, &str); 15] = [
+const OPTIONS: [(&str, &str); 17] = [
     ("USI_Hash", "spin"),
     ("Threads", "spin"),
     ("USI_Ponder", "check"),
@@ -23,6 +23,8 @@ const OPTIONS: [(&str, &str); 15] = [
     ("MaxMovesToDraw", "spin"),
     ("Clear_Hash", "button"),
     ("LogFile", "string"),
+    ("UseNNUE", "check"),
+    ("EvalFile", "string"),
 ];
 
 /// The value after `key` in an option line's words.

@@ -8,6 +8,7 @@ use super::ordering::MoveOrdering;
 use super::smp::{Shared, DEFER_DEPTH};
 use super::{Info, SearchResult, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::engine::eval::GameEval;
+use crate::engine::nnue::{AccumulatorStack, Network};
 use crate::engine::tt::Bound;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -38,6 +39,8 @@ pub(super) struct Worker<'a, V: GameEval> {
     next_progress: Duration,
     pub(super) root_moves: Vec<RootMove>,
     completed_depth: i32,
+    /// The net and its accumulators, when the search evaluates with a net.
+    pub(super) nnue: Option<(&'a Network, AccumulatorStack)>,
 }
 
 impl<'a, V: GameEval> Worker<'a, V> {
@@ -48,6 +51,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
         sh: &'a Shared<'a>,
         ordering: Box<MoveOrdering>,
     ) -> Self {
+        let nnue = sh.net.map(|net| (net, AccumulatorStack::new(net, &pos)));
         Worker {
             id,
             pos,
@@ -62,6 +66,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
             next_progress: Duration::from_secs(1),
             root_moves: Vec::new(),
             completed_depth: 0,
+            nnue,
         }
     }
 
@@ -330,7 +335,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
             };
             let i = i + pv_idx;
             let check = self.pos.gives_check(m);
-            self.pos.do_move(m);
+            self.make(m);
             self.nodes += 1;
             let ext = i32::from(check);
             let score = if i == pv_idx {
@@ -342,7 +347,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
                 }
                 s
             };
-            self.pos.undo_move();
+            self.unmake();
             if self.stopped {
                 return best;
             }

@@ -23,6 +23,7 @@
 mod control;
 mod driver;
 mod mate_probe;
+mod make;
 mod node;
 mod ordering;
 mod qsearch;
@@ -34,9 +35,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::engine::eval::GameEval;
+use crate::engine::nnue::{self, Network};
 use crate::engine::tt::{Bound, TranspositionTable};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
+use crate::GameKind;
 
 pub use control::Control;
 pub use time::{budget, Clock, TimeOptions, MAX_TIME_MS};
@@ -156,6 +159,10 @@ pub struct Searcher {
     orderings: Vec<Mutex<Option<Box<MoveOrdering>>>>,
     /// The tsume solver run before timed searches, with its table kept between moves.
     mate_probe: MateProbe,
+    /// A net per game (indexed as `GameKind::ALL`), used when `use_nnue` is on.
+    nets: [Option<Arc<Network>>; 3],
+    /// Evaluate with the game's net when there is one (the `UseNNUE` option).
+    pub use_nnue: bool,
 }
 
 fn fresh_orderings(threads: usize) -> Vec<Mutex<Option<Box<MoveOrdering>>>> {
@@ -176,7 +183,25 @@ impl Searcher {
             busy: BusyTable::new(),
             orderings: fresh_orderings(threads.max(1)),
             mate_probe: MateProbe::new(mate_probe_mb(hash_mb)),
+            nets: GameKind::ALL.map(nnue::embedded),
+            use_nnue: true,
         }
+    }
+
+    fn game_index(game: GameKind) -> usize {
+        GameKind::ALL.iter().position(|&g| g == game).unwrap_or(0)
+    }
+
+    /// Sets (or with `None` removes) the net of `game`.
+    pub fn set_net(&mut self, game: GameKind, net: Option<Arc<Network>>) {
+        self.nets[Self::game_index(game)] = net;
+    }
+
+    /// The net a search of `game` would use now, if any.
+    pub fn net(&self, game: GameKind) -> Option<&Arc<Network>> {
+        self.nets[Self::game_index(game)]
+            .as_ref()
+            .filter(|_| self.use_nnue)
     }
 
     /// Rebuilds the pool only when the count changes.
@@ -262,6 +287,11 @@ impl Searcher {
             root_side: pos.side_to_move(),
             busy: (self.threads > 1).then_some(&self.busy),
             deepest: Mutex::new(None),
+            // a net of another game cannot be set (`set_net` callers load it for its game); checked anyway
+            net: self
+                .net(V::KIND)
+                .filter(|n| n.game == V::KIND && n.inputs == nnue::inputs_of::<V>())
+                .map(|n| &**n),
         };
         let result = Mutex::new(None);
         self.pool.scope(|s| {

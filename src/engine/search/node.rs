@@ -12,7 +12,7 @@ use super::driver::Worker;
 use super::ordering::pick;
 use super::smp::DEFER_DEPTH;
 use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
-use crate::engine::eval::{evaluate, see_ge, GameEval};
+use crate::engine::eval::{see_ge, GameEval};
 use crate::engine::tt::{Bound, TtData};
 use crate::rules::movegen::GenMode;
 use crate::rules::moves::{Move, MoveList, MAX_MOVES};
@@ -166,7 +166,7 @@ impl<V: GameEval> Worker<'_, V> {
             return score;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(&self.pos);
+            return self.eval();
         }
 
         let in_check = self.pos.in_check();
@@ -192,7 +192,7 @@ impl<V: GameEval> Worker<'_, V> {
         } else {
             match tt {
                 Some(t) if t.bound != Bound::None && t.eval.abs() < MATE_BOUND => t.eval,
-                _ => evaluate(&self.pos),
+                _ => self.eval(),
             }
         };
         self.evals[ply] = static_eval;
@@ -293,7 +293,7 @@ impl<V: GameEval> Worker<'_, V> {
 
             // Step 15. Make the move and search it: the first with the full window, the others with a null
             // window, reduced by `r`, and searched again when they beat alpha.
-            self.pos.do_move(m);
+            self.make(m);
             debug_assert_eq!(
                 self.pos.key(),
                 next_key,
@@ -304,7 +304,7 @@ impl<V: GameEval> Worker<'_, V> {
             } else {
                 self.search_late_move(&node, alpha, beta, new_depth, r)
             };
-            self.pos.undo_move();
+            self.unmake();
             if self.stopped {
                 return 0;
             }

@@ -5,7 +5,7 @@
 use super::driver::Worker;
 use super::ordering::pick;
 use super::{INFINITE, MATE, MAX_PLY};
-use crate::engine::eval::{capture_value, evaluate, see_ge, GameEval};
+use crate::engine::eval::{capture_value, see_ge, GameEval};
 use crate::rules::movegen::GenMode;
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::piece::Kind;
@@ -29,7 +29,7 @@ impl<V: GameEval> Worker<'_, V> {
         let in_check = self.pos.in_check();
         // the ply limit, and one on the quiescence plies: evasions, drops among them, could go on for long
         if ply >= MAX_PLY - 1 || qdepth > 16 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check { 0 } else { self.eval() };
         }
         let mut moves = MoveList::new();
         let stand_pat;
@@ -42,7 +42,7 @@ impl<V: GameEval> Worker<'_, V> {
             stand_pat = -INFINITE;
         } else {
             // stand pat: the side to move need not capture, so the static score is a lower bound
-            stand_pat = evaluate(&self.pos);
+            stand_pat = self.eval();
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -93,9 +93,9 @@ impl<V: GameEval> Worker<'_, V> {
                     continue;
                 }
             }
-            self.pos.do_move(m);
+            self.make(m);
             let s = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
-            self.pos.undo_move();
+            self.unmake();
             if self.stopped {
                 return 0;
             }

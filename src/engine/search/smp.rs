@@ -6,6 +6,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use super::{Control, Info, Limits, SearchResult};
+use crate::engine::nnue::Network;
 use crate::engine::tt::TranspositionTable;
 use crate::rules::piece::Color;
 
@@ -38,6 +39,8 @@ pub(super) struct Shared<'a> {
     pub(super) deepest: Mutex<Option<SearchResult>>,
     /// Nodes being searched, with more than one worker.
     pub(super) busy: Option<&'a BusyTable>,
+    /// The net of the game searched, if the search uses one.
+    pub(super) net: Option<&'a Network>,
 }
 
 impl Shared<'_> {

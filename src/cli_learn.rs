@@ -1,0 +1,256 @@
+//! `hayate selfplay` and `hayate train`: making training data from Hayate's own games and a net from it.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::cli::Game;
+use hayate::learn::selfplay::{self, SelfplayConfig, SelfplaySummary};
+use hayate::matches::interrupt;
+use hayate::{with_variant, GameKind};
+
+#[derive(Args, Debug)]
+pub struct SelfplayArgs {
+    /// The game.
+    #[arg(long, value_enum, ignore_case = true, default_value = GameKind::Minishogi.name())]
+    pub variant: Game,
+    /// The data file; an existing one (of the same game) is appended to, its games numbered on.
+    #[arg(long)]
+    pub output: PathBuf,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Stop once this run has written this many positions.
+    #[arg(long, default_value_t = 100_000)]
+    pub positions: u64,
+    /// Threads, each playing its own games (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Seed of the openings and random moves; game i of a seed always starts the same way.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Uniformly random plies at the start of each game.
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: usize,
+    /// Chance per move of picking one of the best MultiPV lines at random instead of the best move.
+    #[arg(long, default_value_t = 0.05)]
+    pub random_move_rate: f64,
+    /// Lines searched for such a random move.
+    #[arg(long, default_value_t = 4)]
+    pub multipv: usize,
+    /// How far (centipawns) below the best line a randomly picked line may score.
+    #[arg(long, default_value_t = 100)]
+    pub random_move_margin: i32,
+    /// A game still running after this many plies is a draw.
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: usize,
+    /// Adjudicate a win when both sides' scores are beyond this (centipawns) ...
+    #[arg(long, default_value_t = 2500)]
+    pub adjudicate_score: i32,
+    /// ... for this many moves each.
+    #[arg(long, default_value_t = 4)]
+    pub adjudicate_count: usize,
+    /// Hash per thread, MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Play with this net (of the game) instead of the classical evaluation.
+    #[arg(long)]
+    pub eval_file: Option<PathBuf>,
+}
+
+pub fn run_selfplay(a: &SelfplayArgs) -> ExitCode {
+    if !interrupt::install_handlers() {
+        log::warn!("cannot catch Ctrl-C: a stopped run may lose its last game");
+    }
+    let net = match &a.eval_file {
+        Some(p) => match hayate::engine::nnue::load(p, a.variant.0) {
+            Ok(n) => Some(n),
+            Err(e) => {
+                eprintln!("error: --eval-file: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => None,
+    };
+    let cfg = SelfplayConfig {
+        output: a.output.clone(),
+        nodes: a.nodes,
+        positions: a.positions,
+        threads: a
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        seed: a.seed,
+        random_plies: a.random_plies,
+        random_move_rate: a.random_move_rate,
+        multipv: a.multipv.max(1),
+        random_move_margin: a.random_move_margin,
+        max_plies: a.max_plies,
+        adjudicate_score: a.adjudicate_score,
+        adjudicate_count: a.adjudicate_count.max(1),
+        hash_mb: a.hash.max(1),
+        net,
+    };
+    let progress = |s: &SelfplaySummary| {
+        let mut err = std::io::stderr().lock();
+        let _ = write!(
+            err,
+            "\rgames {}  positions {}  {:.0} pos/s  black {} white {} draws {}  {:.0} s ",
+            s.games,
+            s.positions,
+            s.positions as f64 / s.seconds.max(1e-9),
+            s.black_wins,
+            s.white_wins,
+            s.draws,
+            s.seconds
+        );
+        let _ = err.flush();
+    };
+    let stop = interrupt::requested;
+    let r = with_variant!(a.variant.0, V => selfplay::run::<V>(&cfg, &stop, &progress));
+    eprintln!();
+    match r {
+        Ok(s) => {
+            println!(
+                "selfplay: {} games, {} positions in {:.1} s ({:.0} positions/s) appended to {}",
+                s.games,
+                s.positions,
+                s.seconds,
+                s.positions as f64 / s.seconds.max(1e-9),
+                cfg.output.display()
+            );
+            if interrupt::requested() {
+                ExitCode::from(128 + interrupt::signal().clamp(0, 127) as u8)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// The game.
+    #[arg(long, value_enum, ignore_case = true, default_value = GameKind::Minishogi.name())]
+    pub variant: Game,
+    /// Data files written by `hayate selfplay`.
+    #[arg(long, required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// The final quantised net.
+    #[arg(long)]
+    pub output: PathBuf,
+    /// Hidden units per perspective (a multiple of 16).
+    #[arg(long, default_value_t = 256)]
+    pub hidden: usize,
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    #[arg(long, default_value_t = 4096)]
+    pub batch: usize,
+    /// Adam's learning rate.
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// After this fraction of the epochs the learning rate is multiplied by --lr-drop.
+    #[arg(long, default_value_t = 0.7)]
+    pub lr_drop_at: f32,
+    #[arg(long, default_value_t = 0.1)]
+    pub lr_drop: f32,
+    /// Weight of the search score in the target (the game result has 1 - lambda).
+    #[arg(long, default_value_t = 0.7)]
+    pub lambda: f32,
+    /// Centipawns per unit of the net's output (the sigmoid's scale).
+    #[arg(long, default_value_t = 400.0)]
+    pub scale: f32,
+    /// Games whose index is a multiple of this are held out for validation (0: none).
+    #[arg(long, default_value_t = 20)]
+    pub val_every: u32,
+    /// Training threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Seed of the initial weights and of the shuffling.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// A folder for each epoch's quantised net (epoch-N.nnue).
+    #[arg(long)]
+    pub checkpoints: Option<PathBuf>,
+}
+
+pub fn run_train(a: &TrainArgs) -> ExitCode {
+    with_variant!(a.variant.0, V => train_for::<V>(a))
+}
+
+fn train_for<V: hayate::Variant>(a: &TrainArgs) -> ExitCode {
+    use hayate::engine::nnue::Features;
+    use hayate::learn::{dataset, train};
+    if a.hidden == 0 || !a.hidden.is_multiple_of(16) || a.hidden > 1024 {
+        eprintln!("error: --hidden must be a multiple of 16, at most 1024");
+        return ExitCode::FAILURE;
+    }
+    let threads = a
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: cannot start training threads: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let t0 = std::time::Instant::now();
+    let paths: Vec<&std::path::Path> = a.data.iter().map(|p| p.as_path()).collect();
+    let (tr, val) = match dataset::load::<V>(&paths, a.val_every) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!(
+        "train: {} {} training and {} validation positions read in {:.1} s; net {} -> {} x 2 -> 1",
+        V::NAME,
+        tr.len(),
+        val.len(),
+        t0.elapsed().as_secs_f64(),
+        <V as Features>::INPUTS,
+        a.hidden
+    );
+    let cfg = train::TrainConfig {
+        game: V::KIND,
+        inputs: <V as Features>::INPUTS,
+        hidden: a.hidden,
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.lr,
+        lr_drop_at: a.lr_drop_at,
+        lr_drop: a.lr_drop,
+        lambda: a.lambda,
+        scale: a.scale,
+        seed: a.seed,
+        output: a.output.clone(),
+        checkpoints: a.checkpoints.clone(),
+    };
+    let report = |r: &train::EpochReport| {
+        println!(
+            "epoch {:>3}/{}  train loss {:.6}  validation loss {:.6}  lr {:.2e}  {:.1} s",
+            r.epoch, a.epochs, r.train_loss, r.val_loss, r.lr, r.seconds
+        );
+    };
+    match pool.install(|| train::train(&cfg, &tr, &val, &report)) {
+        Ok(_) => {
+            println!(
+                "train: net written to {} in {:.1} s",
+                a.output.display(),
+                t0.elapsed().as_secs_f64()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

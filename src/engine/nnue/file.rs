@@ -1,0 +1,223 @@
+//! The net file: a fixed header that names what the weights are for, checked field by field on load, then the
+//! weights.
+//!
+//! Layout, all integers little-endian:
+//! ```text
+//!  0  magic "HAYATENN"
+//!  8  version u32 (1)
+//! 12  game u32 (0 shogi, 1 minishogi, 2 yarishogi)
+//! 16  architecture u32 (1: (inputs -> hidden) x 2 -> 1, SCReLU, QA 255, QB 64)
+//! 20  inputs u32 (the game's input count, see `features`)
+//! 24  hidden u32 (a multiple of 16, at most 1024)
+//! 28  scale u32 (centipawns per unit of output)
+//! 32  payload bytes u64
+//! 40  hash u64: FNV-1a 64 of the payload
+//! 48  payload: w1 i16 [inputs × hidden] (input-major), b1 i16 [hidden], w2 i16 [2 × hidden] (side to move
+//!     first), b2 i32; every w2 within ±128
+//! ```
+
+use std::fmt;
+use std::path::Path;
+
+use super::network::Network;
+use crate::GameKind;
+
+pub const MAGIC: &[u8; 8] = b"HAYATENN";
+pub const VERSION: u32 = 1;
+pub const ARCHITECTURE: u32 = 1;
+pub const HEADER_SIZE: usize = 48;
+pub const MAX_HIDDEN: usize = 1024;
+
+/// The game's number in file headers (nets and training data).
+pub const fn game_code(g: GameKind) -> u8 {
+    match g {
+        GameKind::Shogi => 0,
+        GameKind::Minishogi => 1,
+        GameKind::Yari => 2,
+    }
+}
+
+pub fn game_from_code(c: u8) -> Option<GameKind> {
+    GameKind::ALL.into_iter().find(|&g| game_code(g) == c)
+}
+
+/// Why a net file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetError {
+    Io(String),
+    BadMagic,
+    Version(u32),
+    UnknownGame(u32),
+    WrongGame { file: GameKind, expected: GameKind },
+    Architecture(u32),
+    Inputs { file: usize, expected: usize },
+    Hidden(usize),
+    Size { file: usize, expected: usize },
+    Hash { file: u64, computed: u64 },
+    OutputWeight(i16),
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::Io(e) => write!(f, "{e}"),
+            NetError::BadMagic => write!(f, "not a Hayate net file (bad magic)"),
+            NetError::Version(v) => write!(f, "net file version {v} (this build reads {VERSION})"),
+            NetError::UnknownGame(g) => write!(f, "net file names an unknown game ({g})"),
+            NetError::WrongGame { file, expected } => {
+                write!(f, "net file is for {file}, not {expected}")
+            }
+            NetError::Architecture(a) => {
+                write!(f, "net architecture {a} (this build reads {ARCHITECTURE})")
+            }
+            NetError::Inputs { file, expected } => {
+                write!(f, "net has {file} inputs, the game has {expected}")
+            }
+            NetError::Hidden(h) => write!(
+                f,
+                "net hidden size {h} (must be a multiple of 16, at most {MAX_HIDDEN})"
+            ),
+            NetError::Size { file, expected } => {
+                write!(f, "net file has {file} payload bytes, expected {expected}")
+            }
+            NetError::Hash { file, computed } => write!(
+                f,
+                "net file hash {file:016x} does not match its contents ({computed:016x})"
+            ),
+            NetError::OutputWeight(w) => write!(f, "net output weight {w} is outside ±128"),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// FNV-1a, 64 bits: enough to catch a truncated or damaged file, no dependency.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+fn payload_size(inputs: usize, hidden: usize) -> usize {
+    2 * (inputs * hidden + hidden + 2 * hidden) + 4
+}
+
+pub fn to_bytes(net: &Network) -> Vec<u8> {
+    let mut payload = Vec::with_capacity(payload_size(net.inputs, net.hidden));
+    for w in net.w1.iter().chain(&net.b1).chain(&net.w2) {
+        payload.extend_from_slice(&w.to_le_bytes());
+    }
+    payload.extend_from_slice(&net.b2.to_le_bytes());
+    let mut out = Vec::with_capacity(HEADER_SIZE + payload.len());
+    out.extend_from_slice(MAGIC);
+    for v in [
+        VERSION,
+        u32::from(game_code(net.game)),
+        ARCHITECTURE,
+        net.inputs as u32,
+        net.hidden as u32,
+        net.scale as u32,
+    ] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
+    out.extend_from_slice(&payload);
+    out
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from(u32_at(b, at)) | (u64::from(u32_at(b, at + 4)) << 32)
+}
+
+/// Reads a net for `game`, whose input count is `inputs`, checking every header field.
+pub fn from_bytes(b: &[u8], game: GameKind, inputs: usize) -> Result<Network, NetError> {
+    if b.len() < HEADER_SIZE || &b[..8] != MAGIC {
+        return Err(NetError::BadMagic);
+    }
+    let version = u32_at(b, 8);
+    if version != VERSION {
+        return Err(NetError::Version(version));
+    }
+    let g = u32_at(b, 12);
+    let file_game = u8::try_from(g)
+        .ok()
+        .and_then(game_from_code)
+        .ok_or(NetError::UnknownGame(g))?;
+    if file_game != game {
+        return Err(NetError::WrongGame {
+            file: file_game,
+            expected: game,
+        });
+    }
+    let arch = u32_at(b, 16);
+    if arch != ARCHITECTURE {
+        return Err(NetError::Architecture(arch));
+    }
+    let file_inputs = u32_at(b, 20) as usize;
+    if file_inputs != inputs {
+        return Err(NetError::Inputs {
+            file: file_inputs,
+            expected: inputs,
+        });
+    }
+    let hidden = u32_at(b, 24) as usize;
+    if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
+        return Err(NetError::Hidden(hidden));
+    }
+    let scale = u32_at(b, 28).min(100_000) as i32;
+    let expected = payload_size(inputs, hidden);
+    let declared = u64_at(b, 32);
+    let payload = &b[HEADER_SIZE..];
+    if declared != expected as u64 || payload.len() != expected {
+        return Err(NetError::Size {
+            file: payload.len(),
+            expected,
+        });
+    }
+    let (hash, computed) = (u64_at(b, 40), fnv1a(payload));
+    if hash != computed {
+        return Err(NetError::Hash {
+            file: hash,
+            computed,
+        });
+    }
+    let mut words = payload
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]));
+    let w1: Vec<i16> = words.by_ref().take(inputs * hidden).collect();
+    let b1: Vec<i16> = words.by_ref().take(hidden).collect();
+    let w2: Vec<i16> = words.by_ref().take(2 * hidden).collect();
+    if let Some(&w) = w2.iter().find(|w| w.unsigned_abs() > 128) {
+        return Err(NetError::OutputWeight(w));
+    }
+    let t = &payload[payload.len() - 4..];
+    let b2 = i32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+    Ok(Network {
+        game,
+        inputs,
+        hidden,
+        scale,
+        w1,
+        b1,
+        w2,
+        b2,
+    })
+}
+
+pub fn load(path: &Path, game: GameKind, inputs: usize) -> Result<Network, NetError> {
+    let b = std::fs::read(path)
+        .map_err(|e| NetError::Io(format!("cannot read {}: {e}", path.display())))?;
+    from_bytes(&b, game, inputs)
+}
+
+pub fn save(net: &Network, path: &Path) -> Result<(), String> {
+    std::fs::write(path, to_bytes(net)).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}

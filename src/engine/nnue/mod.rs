@@ -1,0 +1,65 @@
+//! The learned evaluation (NNUE): a small network whose first layer is updated incrementally as moves are made.
+//!
+//! - `features`: the inputs per game and perspective, and the (at most four) inputs a move changes;
+//! - `network`: the quantised weights and the output layer;
+//! - `accumulator`: the first layer's output per perspective, a stack entry per move along the search;
+//! - `simd`: the vector kernels (AVX2 chosen at run time) and their portable twins;
+//! - `file`: the net file format, checked on load.
+//!
+//! Nets are per game. The search uses the net of its game when one is loaded and `UseNNUE` is on, the
+//! classical evaluation otherwise. Minishogi's net is embedded (`nets/minishogi.nnue`); 9×9 shogi and Yari have none
+//! yet (see the README for how to make one).
+
+pub mod accumulator;
+pub mod features;
+pub mod file;
+pub mod network;
+pub mod simd;
+
+use std::path::Path;
+use std::sync::Arc;
+
+pub use accumulator::AccumulatorStack;
+pub use features::Features;
+pub use file::NetError;
+pub use network::Network;
+
+use crate::rules::variant::Variant;
+use crate::{with_variant, GameKind};
+
+/// The input count of a game's nets.
+pub fn inputs(game: GameKind) -> usize {
+    with_variant!(game, V => <V as Features>::INPUTS)
+}
+
+/// Loads a net file for `game`.
+pub fn load(path: &Path, game: GameKind) -> Result<Arc<Network>, NetError> {
+    file::load(path, game, inputs(game)).map(Arc::new)
+}
+
+/// The net built into the binary for `game`, if any.
+pub fn embedded(game: GameKind) -> Option<Arc<Network>> {
+    let bytes: &[u8] = match game {
+        // README ("Learned evaluation") gives the commands, seeds and sizes that made it
+        GameKind::Minishogi => include_bytes!("../../../nets/minishogi.nnue"),
+        GameKind::Shogi | GameKind::Yari => &[],
+    };
+    if bytes.is_empty() {
+        return None;
+    }
+    match file::from_bytes(bytes, game, inputs(game)) {
+        Ok(n) => Some(Arc::new(n)),
+        Err(e) => {
+            log::error!("the embedded {game} net is unusable: {e}");
+            None
+        }
+    }
+}
+
+/// The input count of `V`'s nets (a const, for generic code).
+pub const fn inputs_of<V: Variant>() -> usize {
+    <V as Features>::INPUTS
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,7 @@
+//! Learning an evaluation from Hayate's own games: `selfplay` writes labelled positions in the `record` format,
+//! `train` fits a network to them (see `engine::nnue` for the network it produces).
+
+pub mod dataset;
+pub mod record;
+pub mod selfplay;
+pub mod train;

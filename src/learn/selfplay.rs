@@ -1,0 +1,251 @@
+//! `hayate selfplay`: Hayate plays itself at a fixed number of nodes per move and writes the quiet positions of
+//! its games, labelled with the search's score and the game's result, to a data file (see `record`).
+//!
+//! Every game is independent and seeded by (seed, game index): it opens with random plies, then each move is the
+//! search's, except that now and then one of the best few lines (MultiPV) is picked at random, so that games
+//! spread out. Games end by the rules (no legal move, the fourth repetition judged by the game's rule, perpetual
+//! check), by adjudication when both sides' scores agree that one side has won for several moves, or as a draw
+//! at the ply limit. Workers play games on their own threads with their own searcher; one writer appends whole
+//! games, so a run stopped at any moment leaves a file that a later run extends.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Instant;
+
+use super::record::{self, Record};
+use crate::engine::eval::GameEval;
+use crate::engine::nnue::Network;
+use crate::engine::search::{mate_in_moves, Info, Limits, Searcher, TimeOptions, MATE_BOUND};
+use crate::rules::moves::Move;
+use crate::rules::piece::Color;
+use crate::rules::position::{Position, Repetition};
+use crate::rules::rng::{mix, SplitMix64};
+
+#[derive(Clone, Debug)]
+pub struct SelfplayConfig {
+    pub output: PathBuf,
+    pub nodes: u64,
+    /// Stop after this many positions written by this run.
+    pub positions: u64,
+    pub threads: usize,
+    pub seed: u64,
+    pub random_plies: usize,
+    /// Chance per move of choosing among the MultiPV lines instead of the best move.
+    pub random_move_rate: f64,
+    pub multipv: usize,
+    /// How far below the best a MultiPV line may score and still be picked.
+    pub random_move_margin: i32,
+    pub max_plies: usize,
+    /// Adjudicate a win when both sides' scores are beyond this for `adjudicate_count` moves each.
+    pub adjudicate_score: i32,
+    pub adjudicate_count: usize,
+    pub hash_mb: usize,
+    /// The net the games are played with (None: the classical evaluation), for a next generation of data.
+    pub net: Option<Arc<Network>>,
+}
+
+/// One finished game's records.
+struct Game {
+    records: Vec<Record>,
+    /// The winner, None for a draw.
+    winner: Option<Color>,
+}
+
+/// Plays one game from its own seed; `None` when the stop flag ended it early.
+fn play_game<V: GameEval>(
+    searcher: &mut Searcher,
+    cfg: &SelfplayConfig,
+    index: u32,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Option<Game> {
+    let mut rng = SplitMix64::new(mix(cfg.seed ^ mix(u64::from(index) + 1)));
+    let mut pos;
+    // random opening plies, drawn again when they end the game
+    'opening: loop {
+        pos = Position::<V>::startpos();
+        for _ in 0..cfg.random_plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                continue 'opening;
+            }
+            pos.do_move(moves[rng.below(moves.len())]);
+        }
+        if pos.has_legal_move() {
+            break;
+        }
+    }
+    searcher.clear();
+    let mut records: Vec<Record> = Vec::new();
+    let mut streak = [0i32; 2];
+    let winner = 'game: {
+        for _ in 0..cfg.max_plies {
+            if stop() {
+                return None;
+            }
+            let us = pos.side_to_move();
+            if let Some(v) = pos.repetition_verdict(4, usize::MAX) {
+                break 'game match v.result {
+                    Repetition::Win => Some(us),
+                    Repetition::Loss => Some(!us),
+                    _ => None,
+                };
+            }
+            let wide = rng.below(1_000_000) < (cfg.random_move_rate * 1e6) as usize;
+            let lines: Mutex<Vec<(usize, i32, Move)>> = Mutex::new(Vec::new());
+            let limits = Limits {
+                nodes: Some(cfg.nodes),
+                multipv: if wide { cfg.multipv } else { 1 },
+                ..Limits::default()
+            };
+            let on_info = |i: &Info| {
+                if !i.progress_only && !i.pv.is_empty() {
+                    if let Ok(mut l) = lines.lock() {
+                        l.retain(|x| x.0 != i.multipv);
+                        l.push((i.multipv, i.score, i.pv[0]));
+                    }
+                }
+            };
+            let r = searcher.search(&pos, &limits, &TimeOptions::default(), &on_info);
+            let Some(mut best) = r.best else {
+                break 'game Some(!us);
+            };
+            if let Some(n) = mate_in_moves(r.score) {
+                break 'game Some(if n > 0 { us } else { !us });
+            }
+            // quiet: not in check, and the chosen move neither captures nor promotes, so that the score is
+            // close to what a static evaluation can know
+            let quiet = !pos.in_check()
+                && (best.is_drop() || pos.piece_at(best.to()).is_none())
+                && !best.is_promotion();
+            if quiet && r.score.abs() < MATE_BOUND.min(i16::MAX as i32) {
+                let mut rec = Record::from_position(&pos);
+                rec.score = r.score as i16;
+                rec.game = index;
+                rec.ply = pos.game_ply().min(u16::MAX as usize) as u16;
+                records.push(rec);
+            }
+            // adjudication: each side's run of scores saying it has won (positive) or lost (negative); the game
+            // ends when the side to move's last moves all say it is lost and the opponent's all say it has won
+            let side = us.index();
+            streak[side] = if r.score >= cfg.adjudicate_score {
+                streak[side].max(0) + 1
+            } else if r.score <= -cfg.adjudicate_score {
+                streak[side].min(0) - 1
+            } else {
+                0
+            };
+            let n = cfg.adjudicate_count as i32;
+            if streak[side] <= -n && streak[1 - side] >= n {
+                break 'game Some(!us);
+            }
+            if streak[side] >= n && streak[1 - side] <= -n {
+                break 'game Some(us);
+            }
+            if wide {
+                let l = lines.lock().map(|l| l.clone()).unwrap_or_default();
+                let top = l.iter().map(|x| x.1).max().unwrap_or(r.score);
+                let near: Vec<Move> = l
+                    .iter()
+                    .filter(|x| x.1 >= top - cfg.random_move_margin && x.1.abs() < MATE_BOUND)
+                    .map(|x| x.2)
+                    .collect();
+                if !near.is_empty() {
+                    let m = near[rng.below(near.len())];
+                    if pos.is_legal(m) {
+                        best = m;
+                    }
+                }
+            }
+            pos.do_move(best);
+        }
+        None
+    };
+    for r in &mut records {
+        r.result = match winner {
+            None => 1,
+            Some(w) if w == r.side => 2,
+            Some(_) => 0,
+        };
+    }
+    Some(Game { records, winner })
+}
+
+/// What a finished run did.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SelfplaySummary {
+    pub games: u64,
+    pub positions: u64,
+    pub black_wins: u64,
+    pub white_wins: u64,
+    pub draws: u64,
+    pub seconds: f64,
+}
+
+/// Plays games on `cfg.threads` threads until `cfg.positions` are written or `stop` says so; `progress` gets a
+/// line after every game.
+pub fn run<V: GameEval>(
+    cfg: &SelfplayConfig,
+    stop: &(dyn Fn() -> bool + Sync),
+    progress: &(dyn Fn(&SelfplaySummary) + Sync),
+) -> Result<SelfplaySummary, String> {
+    let (mut file, first_game) = record::open_append::<V>(&cfg.output)?;
+    let next = AtomicU32::new(first_game);
+    let start = Instant::now();
+    let (tx, rx) = mpsc::channel::<Game>();
+    let mut sum = SelfplaySummary::default();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let mut result = Ok(());
+    std::thread::scope(|s| {
+        for _ in 0..cfg.threads.max(1) {
+            let tx = tx.clone();
+            let (next, done) = (&next, &done);
+            std::thread::Builder::new()
+                .stack_size(64 * 1024 * 1024)
+                .spawn_scoped(s, move || {
+                    let mut searcher = Searcher::new(1, cfg.hash_mb);
+                    searcher.use_nnue = cfg.net.is_some();
+                    searcher.set_net(V::KIND, cfg.net.clone());
+                    let halted = || stop() || done.load(Ordering::Relaxed);
+                    while !halted() {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        match play_game::<V>(&mut searcher, cfg, index, &halted) {
+                            Some(g) => {
+                                if tx.send(g).is_err() {
+                                    break;
+                                }
+                            }
+                            None => break,
+                        }
+                    }
+                })
+                .map_err(|e| format!("cannot start a self-play thread: {e}"))
+                .map(|_| ())
+                .unwrap_or_else(|e| log::error!("{e}"));
+        }
+        drop(tx);
+        for g in rx {
+            if done.load(Ordering::Relaxed) {
+                continue;
+            }
+            if let Err(e) = record::append::<V>(&mut file, &g.records) {
+                result = Err(format!("cannot write {}: {e}", cfg.output.display()));
+                done.store(true, Ordering::Relaxed);
+                continue;
+            }
+            sum.games += 1;
+            sum.positions += g.records.len() as u64;
+            match g.winner {
+                Some(Color::Black) => sum.black_wins += 1,
+                Some(Color::White) => sum.white_wins += 1,
+                None => sum.draws += 1,
+            }
+            sum.seconds = start.elapsed().as_secs_f64();
+            progress(&sum);
+            if sum.positions >= cfg.positions {
+                done.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+    result.map(|_| sum)
+}

@@ -1,0 +1,225 @@
+//! The learned evaluation end to end, small enough for CI: self-play a few minishogi games, train a tiny net for
+//! two epochs, load it, and let the search play legal moves with it; plus the USI options that load nets.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use hayate::engine::nnue::{self, features};
+use hayate::engine::search::{Limits, Searcher, TimeOptions};
+use hayate::learn::dataset::{self, record_inputs};
+use hayate::learn::record::read_file;
+use hayate::learn::selfplay::{self, SelfplayConfig};
+use hayate::learn::train::{self, TrainConfig};
+use hayate::rules::piece::Color;
+use hayate::{GameKind, Minishogi, Position};
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("hayate-nnue-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn selfplay_config(output: PathBuf, positions: u64) -> SelfplayConfig {
+    SelfplayConfig {
+        output,
+        nodes: 300,
+        positions,
+        threads: 2,
+        seed: 11,
+        random_plies: 6,
+        random_move_rate: 0.2,
+        multipv: 3,
+        random_move_margin: 100,
+        max_plies: 200,
+        adjudicate_score: 2500,
+        adjudicate_count: 3,
+        hash_mb: 1,
+        net: None,
+    }
+}
+
+#[test]
+fn selfplay_train_load_and_play() {
+    let dir = temp_dir("pipeline");
+    let data = dir.join("mini.bin");
+
+    // data: a first run, then a second one appending (game indices go on)
+    let first = selfplay::run::<Minishogi>(&selfplay_config(data.clone(), 300), &|| false, &|_| {})
+        .unwrap();
+    assert!(first.positions >= 300 && first.games > 0);
+    let games_after_first = read_file::<Minishogi>(&data)
+        .unwrap()
+        .iter()
+        .map(|r| r.game)
+        .max()
+        .unwrap();
+    selfplay::run::<Minishogi>(&selfplay_config(data.clone(), 100), &|| false, &|_| {}).unwrap();
+    let records = read_file::<Minishogi>(&data).unwrap();
+    assert!(records.len() as u64 >= first.positions + 100);
+    assert!(records.iter().map(|r| r.game).max().unwrap() > games_after_first);
+
+    // every record is a legal position whose inputs are those of the position it packs
+    for r in &records {
+        assert!(r.result <= 2);
+        let pos = Position::<Minishogi>::from_sfen(&r.to_sfen::<Minishogi>())
+            .unwrap_or_else(|e| panic!("{}: {e}", r.to_sfen::<Minishogi>()));
+        assert!(
+            !pos.in_check(),
+            "quiet positions only: {}",
+            r.to_sfen::<Minishogi>()
+        );
+        for c in Color::ALL {
+            let mut a: Vec<u16> = features::active(&pos, c)
+                .iter()
+                .map(|&f| f as u16)
+                .collect();
+            let mut b = record_inputs::<Minishogi>(r, c);
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b);
+        }
+    }
+
+    // training: two epochs of a tiny net, validation loss reported, checkpoints and the final net written
+    let (tr, val) = dataset::load::<Minishogi>(&[data.as_path()], 5).unwrap();
+    assert!(!tr.is_empty() && !val.is_empty());
+    let net_path = dir.join("mini.nnue");
+    let cfg = TrainConfig {
+        game: GameKind::Minishogi,
+        inputs: nnue::inputs(GameKind::Minishogi),
+        hidden: 32,
+        epochs: 2,
+        batch: 256,
+        lr: 0.002,
+        lr_drop_at: 0.5,
+        lr_drop: 0.3,
+        lambda: 0.7,
+        scale: 400.0,
+        seed: 3,
+        output: net_path.clone(),
+        checkpoints: Some(dir.join("checkpoints")),
+    };
+    let losses = std::sync::Mutex::new(Vec::new());
+    let params = train::train(&cfg, &tr, &val, &|r| {
+        losses.lock().unwrap().push(r.val_loss)
+    })
+    .unwrap();
+    let losses = losses.into_inner().unwrap();
+    assert_eq!(losses.len(), 2);
+    assert!(
+        losses
+            .iter()
+            .all(|l| l.is_finite() && *l > 0.0 && *l < 0.25),
+        "{losses:?}"
+    );
+    assert!(dir.join("checkpoints/epoch-2.nnue").exists());
+
+    // the quantised net evaluates as the float one does, within rounding
+    let net = nnue::load(&net_path, GameKind::Minishogi).unwrap();
+    for r in records.iter().take(200) {
+        let pos = Position::<Minishogi>::from_sfen(&r.to_sfen::<Minishogi>()).unwrap();
+        let acc = nnue::AccumulatorStack::new(&net, &pos);
+        let q = acc.evaluate(&net, &pos);
+        let us = record_inputs::<Minishogi>(r, r.side);
+        let them = record_inputs::<Minishogi>(r, !r.side);
+        let f = params.eval(&us, &them, 400.0);
+        assert!(
+            (q as f32 - f).abs() < 10.0 + f.abs() * 0.05,
+            "quantised {q} float {f}"
+        );
+    }
+
+    // the search plays legal moves with it, and its scores differ from the classical evaluation's
+    let mut with_net = Searcher::new(1, 1);
+    with_net.set_net(GameKind::Minishogi, Some(net));
+    let mut classical = Searcher::new(1, 1);
+    classical.use_nnue = false;
+    let mut pos = Position::<Minishogi>::startpos();
+    let mut differ = false;
+    for _ in 0..30 {
+        let limits = Limits {
+            nodes: Some(2000),
+            multipv: 1,
+            ..Limits::default()
+        };
+        let r = with_net.search(&pos, &limits, &TimeOptions::default(), &|_| {});
+        let Some(m) = r.best else { break };
+        assert!(
+            pos.legal_moves().contains(&m),
+            "illegal {m:?} in {}",
+            pos.to_sfen()
+        );
+        let limits = Limits {
+            depth: Some(1),
+            multipv: 1,
+            ..Limits::default()
+        };
+        let c = classical.search(&pos, &limits, &TimeOptions::default(), &|_| {});
+        let limits = Limits {
+            depth: Some(1),
+            multipv: 1,
+            ..Limits::default()
+        };
+        let n = with_net.search(&pos, &limits, &TimeOptions::default(), &|_| {});
+        differ |= c.score != n.score;
+        pos.do_move(m);
+        if !pos.has_legal_move() {
+            break;
+        }
+    }
+    assert!(differ, "the net's scores are the classical evaluation's");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs the engine on `input` and returns its stdout.
+fn usi(input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn eval_file_loads_for_the_selected_game_and_refuses_others() {
+    let dir = temp_dir("usi");
+    let path = dir.join("mini.nnue");
+    let net = nnue::Network::with_weights(GameKind::Minishogi, 520, 16, |i| (i % 7) as i16 - 3);
+    nnue::file::save(&net, &path).unwrap();
+    let p = path.display();
+    let out = usi(&format!(
+        "setoption name USI_Variant value shogi\nsetoption name EvalFile value {p}\n\
+         setoption name EvalFile value {p}.missing\n\
+         setoption name USI_Variant value minishogi\nsetoption name EvalFile value {p}\n\
+         position startpos\ngo depth 3\nisready\nquit\n"
+    ));
+    assert!(
+        out.contains("info string error: EvalFile: net file is for minishogi, not shogi"),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "info string error: EvalFile: cannot read {p}.missing"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "info string EvalFile: minishogi net {p} loaded (520 inputs, hidden 16)"
+        )),
+        "{out}"
+    );
+    assert!(out.contains("bestmove "), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
