@@ -22,8 +22,8 @@
 
 mod control;
 mod driver;
-mod mate_probe;
 mod make;
+mod mate_probe;
 mod node;
 mod ordering;
 mod qsearch;
