@@ -22,6 +22,7 @@ use std::path::Path;
 
 pub use crate::engine::nnue::file::{game_code, game_from_code};
 use crate::rules::piece::{Color, Piece};
+use crate::rules::position::sfen::write_board;
 use crate::rules::position::Position;
 use crate::rules::square::Square;
 use crate::rules::variant::Variant;
@@ -122,27 +123,7 @@ impl Record {
     /// The position as SFEN (move number 1), for checks and for reading a record by eye.
     pub fn to_sfen<V: Variant>(&self) -> String {
         let mut s = String::new();
-        for r in 0..V::RANKS {
-            let mut empty = 0;
-            for fi in (0..V::FILES).rev() {
-                let p = self.board[Square::from_coords(fi, r, V::RANKS).index()];
-                if p.is_none() {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    s.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                s.push_str(&p.to_string());
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            if r + 1 < V::RANKS {
-                s.push('/');
-            }
-        }
+        write_board::<V>(&self.board, &mut s);
         s.push_str(if self.side == Color::Black {
             " b "
         } else {

@@ -358,27 +358,7 @@ impl<V: Variant> Position<V> {
     /// The SFEN of this position, hands in the canonical order R B G S N L P, sente's first.
     pub fn to_sfen(&self) -> String {
         let mut s = String::with_capacity(96);
-        for r in 0..V::RANKS {
-            if r > 0 {
-                s.push('/');
-            }
-            let mut empty = 0;
-            for f in (0..V::FILES).rev() {
-                let p = self.board[Square::from_coords(f, r, V::RANKS).index()];
-                if p.is_none() {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    s.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                s.push_str(&p.to_string());
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-        }
+        write_board::<V>(&self.board, &mut s);
         s.push(' ');
         s.push(if self.side == Color::Black { 'b' } else { 'w' });
         s.push(' ');
@@ -408,5 +388,31 @@ impl<V: Variant> Position<V> {
         s.push(' ');
         s.push_str(&self.move_number.to_string());
         s
+    }
+}
+
+/// The board part of an SFEN (ranks from a, files from the highest) for a board indexed by `Square::index`; also
+/// used by the self-play records, which store a board the same way.
+pub fn write_board<V: Variant>(board: &[Piece], s: &mut String) {
+    for r in 0..V::RANKS {
+        if r > 0 {
+            s.push('/');
+        }
+        let mut empty = 0;
+        for f in (0..V::FILES).rev() {
+            let p = board[Square::from_coords(f, r, V::RANKS).index()];
+            if p.is_none() {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+                empty = 0;
+            }
+            s.push_str(&p.to_string());
+        }
+        if empty > 0 {
+            s.push_str(&empty.to_string());
+        }
     }
 }
