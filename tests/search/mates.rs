@@ -258,7 +258,7 @@ fn a_timed_search_plays_a_long_mate_the_solver_proves() {
     let s = Searcher::new(1, HASH_MB);
     let infos = Mutex::new(Vec::new());
     let limits = Limits {
-        movetime: Some(40_000),
+        movetime: Some(60_000),
         multipv: 1,
         ..Limits::default()
     };
