@@ -25,8 +25,8 @@ use super::children::{
 };
 use super::hands::HandBits;
 use super::moves::{
-    board_key_after, captured_kind, generate_checks, generate_evasions, interposition_squares,
-    is_futile_interposition,
+    attacker_hand_after, board_key_after, captured_kind, generate_checks, generate_evasions,
+    interposition_squares, is_futile_interposition,
 };
 use super::table::{Table, DEPTH_INF, INF};
 use super::MateProgress;
@@ -258,14 +258,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
         let mut last_drop = [NO_PREV; 128];
         for (i, &m) in moves.iter().enumerate() {
             let child_hand = if or_node {
-                if m.is_drop() {
-                    hand.minus(m.dropped())
-                } else {
-                    match captured_kind(&self.pos, m) {
-                        Some(k) => hand.plus(k),
-                        None => hand,
-                    }
-                }
+                attacker_hand_after(&self.pos, hand, m)
             } else {
                 hand
             };

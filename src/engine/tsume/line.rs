@@ -9,7 +9,8 @@
 
 use super::dfpn::Searcher;
 use super::moves::{
-    board_key_after, captured_kind, generate_checks, generate_evasions, is_futile_interposition,
+    attacker_hand_after, board_key_after, generate_checks, generate_evasions,
+    is_futile_interposition,
 };
 use super::table::DEPTH_INF;
 use crate::rules::movegen::GenMode;
@@ -182,14 +183,7 @@ pub fn principal_line<V: Variant>(
 fn proven_len<V: Variant>(s: &Searcher<V>, m: Move, limit: u16) -> Option<u16> {
     let hand = s.attacker_hand();
     let child_hand = if s.pos.side_to_move() == s.attacker {
-        if m.is_drop() {
-            hand.minus(m.dropped())
-        } else {
-            match captured_kind(&s.pos, m) {
-                Some(k) => hand.plus(k),
-                None => hand,
-            }
-        }
+        attacker_hand_after(&s.pos, hand, m)
     } else {
         hand
     };

@@ -11,6 +11,8 @@ use crate::rules::position::{Bb, Position};
 use crate::rules::variant::Variant;
 use crate::rules::zobrist::KEYS;
 
+use super::hands::HandBits;
+
 /// Appends every legal check of the side to move.
 pub fn generate_checks<V: Variant>(pos: &Position<V>, list: &mut MoveList) {
     let us = pos.side_to_move();
@@ -188,6 +190,19 @@ pub fn captured_kind<V: Variant>(pos: &Position<V>, m: Move) -> Option<Kind> {
     }
     let p = pos.piece_at(m.to());
     p.is_some().then(|| p.kind().unpromoted())
+}
+
+/// The attacker's hand after its move `m` (a drop spends a piece, a capture adds one).
+#[inline]
+pub fn attacker_hand_after<V: Variant>(pos: &Position<V>, hand: HandBits, m: Move) -> HandBits {
+    if m.is_drop() {
+        hand.minus(m.dropped())
+    } else {
+        match captured_kind(pos, m) {
+            Some(k) => hand.plus(k),
+            None => hand,
+        }
+    }
 }
 
 /// Whether the defender (to move, in check) could block the check with a drop on some square: the check comes
