@@ -100,7 +100,7 @@ fn each_variant_is_announced_as_xboard_needs_it() {
         "piece N& fRffN".into(),
         "piece B& fFfR".into(),
         "piece R& frlR".into(),
-        "piece +P& fKbR".into(),
+        "piece +P& fWfFbR".into(),
         "piece +N& WfFbR".into(),
         "piece +B& WfFbR".into(),
         "piece +R& R".into(),
