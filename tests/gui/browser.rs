@@ -6,14 +6,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use headless_chrome::browser::tab::point::Point;
-use headless_chrome::protocol::cdp::Input;
-use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
-use headless_chrome::{Browser, LaunchOptions, Tab};
 use serde_json::Value;
 
 use hayate::{with_variant, GameKind, Position};
 
+use super::cdp::{Browser, Mouse, Tab};
 use super::server::Server;
 
 /// Set to 1 to skip these tests where Chromium cannot be installed.
@@ -47,8 +44,9 @@ fn screenshot_dir() -> PathBuf {
 }
 
 fn launch(path: PathBuf, profile: &Path) -> Browser {
-    // a fresh profile and no background traffic: the machine has no network, and Chromium would keep trying
-    let args: Vec<&std::ffi::OsStr> = [
+    // a fresh profile and no background traffic: the machine has no network, and Chromium would keep trying;
+    // no throttling of timers or renderers, which would slow the page's polling on a loaded machine
+    let args = [
         "--disable-gpu",
         "--disable-quic",
         "--no-first-run",
@@ -56,31 +54,23 @@ fn launch(path: PathBuf, profile: &Path) -> Browser {
         "--disable-component-update",
         "--disable-sync",
         "--no-default-browser-check",
-    ]
-    .iter()
-    .map(std::ffi::OsStr::new)
-    .collect();
-    let opts = LaunchOptions::default_builder()
-        .path(Some(path))
-        .headless(true)
-        .sandbox(false)
-        .window_size(Some((1300, 900)))
-        .user_data_dir(Some(profile.to_path_buf()))
-        .idle_browser_timeout(Duration::from_secs(300))
-        .args(args)
-        .build()
-        .expect("launch options");
-    Browser::new(opts).expect("start chromium")
+        "--disable-background-timer-throttling",
+        "--disable-backgrounding-occluded-windows",
+        "--disable-renderer-backgrounding",
+        "--disable-dev-shm-usage",
+        "--disable-extensions",
+        "--force-color-profile=srgb",
+    ];
+    Browser::launch(&path, profile, (1300, 900), &args)
 }
 
 struct Page<'a> {
-    tab: &'a Tab,
+    tab: &'a Tab<'a>,
 }
 
 impl Page<'_> {
     fn eval(&self, js: &str) -> Value {
-        let r = self.tab.evaluate(js, false).expect("evaluate");
-        r.value.unwrap_or(Value::Null)
+        self.tab.evaluate(js, false)
     }
 
     /// The last state the page received over its socket.
@@ -118,10 +108,8 @@ impl Page<'_> {
              else setTimeout(poll, 5); }}; poll(); }})",
             ms = within.as_millis()
         );
-        let r = self.tab.evaluate(&js, true).expect("evaluate");
-        let v: Value =
-            serde_json::from_str(r.value.as_ref().and_then(Value::as_str).unwrap_or("null"))
-                .expect("JSON");
+        let r = self.tab.evaluate(&js, true);
+        let v: Value = serde_json::from_str(r.as_str().unwrap_or("null")).expect("JSON");
         assert!(
             !v.is_null(),
             "timed out waiting for {cond}; last error {}; state {}",
@@ -147,34 +135,13 @@ impl Page<'_> {
     }
 
     /// One mouse event with the left button.
-    fn mouse(&self, kind: Input::DispatchMouseEventTypeOption, (x, y): (f64, f64)) {
-        let pressed = !matches!(kind, Input::DispatchMouseEventTypeOption::MouseReleased);
-        self.tab
-            .call_method(Input::DispatchMouseEvent {
-                Type: kind,
-                x,
-                y,
-                modifiers: None,
-                timestamp: None,
-                button: Some(Input::MouseButton::Left),
-                buttons: Some(if pressed { 1 } else { 0 }),
-                click_count: Some(1),
-                force: None,
-                tangential_pressure: None,
-                tilt_x: None,
-                tilt_y: None,
-                twist: None,
-                delta_x: None,
-                delta_y: None,
-                pointer_Type: None,
-            })
-            .expect("mouse event");
+    fn mouse(&self, kind: Mouse, at: (f64, f64)) {
+        self.tab.mouse(kind, at);
     }
 
     /// A real mouse click (press and release) at the centre of the element.
     fn click(&self, selector: &str) {
-        let (x, y) = self.centre(selector);
-        self.tab.click_point(Point { x, y }).expect("click");
+        self.tab.click_point(self.centre(selector));
     }
 
     fn set_value(&self, id: &str, value: &str) {
@@ -184,10 +151,7 @@ impl Page<'_> {
     }
 
     fn screenshot(&self, name: &str) -> PathBuf {
-        let png = self
-            .tab
-            .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
-            .expect("screenshot");
+        let png = self.tab.capture_png();
         let path = screenshot_dir().join(name);
         std::fs::write(&path, png).expect("write screenshot");
         path
@@ -320,13 +284,10 @@ fn play_game(page: &Page, game: &str, kind: GameKind, tc: &str) -> Value {
 fn drag_and_promotion(page: &Page) {
     let from = page.centre("[data-sq=\"7g\"]");
     let to = page.centre("[data-sq=\"7f\"]");
-    page.mouse(Input::DispatchMouseEventTypeOption::MousePressed, from);
-    page.mouse(
-        Input::DispatchMouseEventTypeOption::MouseMoved,
-        ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0),
-    );
-    page.mouse(Input::DispatchMouseEventTypeOption::MouseMoved, to);
-    page.mouse(Input::DispatchMouseEventTypeOption::MouseReleased, to);
+    page.mouse(Mouse::Pressed, from);
+    page.mouse(Mouse::Moved, ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0));
+    page.mouse(Mouse::Moved, to);
+    page.mouse(Mouse::Released, to);
     let s = page.wait_in_page("s.moves.length == 1", Duration::from_secs(10));
     assert_eq!(s["moves"], serde_json::json!(["7g7f"]));
     page.click("#takeback");
@@ -436,10 +397,10 @@ fn complete_games_analysis_and_tsume_on_all_three_boards() {
     ]);
     let profile = std::env::temp_dir().join(format!("hayate-gui-test-{}", std::process::id()));
     let browser = launch(path, &profile);
-    let tab = browser.new_tab().expect("tab");
+    let tab = browser.new_tab();
     // the longest call is a wait inside the page for the engine's move
     tab.set_default_timeout(Duration::from_secs(90));
-    tab.navigate_to(&server.url("/")).expect("open the page");
+    tab.navigate_to(&server.url("/"));
     let page = Page { tab: &tab };
     page.wait("the first state", Duration::from_secs(20), |p| {
         !p.state().is_null()

@@ -1,10 +1,12 @@
 //! `hayate gui`, driven as a page drives it: the real binary on a free port, every socket message and bad
 //! input over a WebSocket client ([`protocol`]), the HTTP access checks ([`protocol`]), and the page itself in
-//! Debian's headless Chromium, moves played by clicking on each of the three boards ([`browser`]).
+//! Debian's headless Chromium, moves played by clicking on each of the three boards ([`browser`], over the
+//! DevTools client in [`cdp`]).
 //!
 //! The browser tests need `chromium` (Debian: `chromium`, and `fonts-noto-cjk` for the kanji; `.ci/run` installs
 //! them). Without it they fail and say so, unless `HAYATE_SKIP_GUI_TESTS=1` is set.
 
 mod browser;
+mod cdp;
 mod protocol;
 mod server;
