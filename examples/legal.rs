@@ -1,5 +1,6 @@
 //! Reads `<variant> <SFEN>` lines on stdin and prints each position's legal moves in USI notation, sorted, on
-//! one line: a tool for comparing the generator with another engine's move lists.
+//! one line: a tool for comparing the generator with another engine's move lists
+//! (`cargo run --release --features dev-tools --example legal`).
 
 use std::io::{BufRead, Write};
 

@@ -3,7 +3,7 @@
 //! holds the rest), kept when the solver finds a mate of a wanted length. Prints `<sfen> ; <length>` lines (the
 //! format of `hayate mate --suite`); the tests prove each length again with a brute-force search.
 //!
-//! cargo run --release --example tsume_gen -- minishogi 3 7 1,3,5,7,9,11
+//! cargo run --release --features dev-tools --example tsume_gen -- minishogi 3 7 1,3,5,7,9,11
 //! (game, problems per length, seed, lengths)
 
 use std::collections::HashMap;

@@ -3,7 +3,7 @@
 //! fits the values so that the evaluation predicts the results best.
 //!
 //! ```text
-//! cargo run --release --example tune -- <shogi|minishogi|yarishogi> [games] [nodes] [seed] [threads] [fit] [samples]
+//! cargo run --release --features dev-tools --example tune -- <shogi|minishogi|yarishogi> [games] [nodes] [seed] [threads] [fit] [samples]
 //! ```
 //!
 //! The material values (board and hand) are always fitted. `fit` adds more, comma-separated: `ranks` for the
