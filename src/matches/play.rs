@@ -90,13 +90,15 @@ fn ask(engine: &mut Engine, position: &str, go: &str, limit: Duration, grace: Du
 /// Plays one game from `start_sfen` and `opening` moves; `engines[0]` plays sente under `tcs[0]`, `engines[1]`
 /// gote under `tcs[1]`. Both engines must be ready (after `usinewgame`). At the end every engine that still runs
 /// gets `gameover`. Ok(None) when the match is being stopped: the game is abandoned, and the caller kills the
-/// engines.
+/// engines. `on_move` gets the start SFEN, the moves so far and, when an engine plays on a clock, both clocks: once before the
+/// first move and after each.
 pub fn play_game<V: Variant>(
     engines: [&mut Engine; 2],
     tcs: [TimeControl; 2],
     start_sfen: &str,
     opening: &[String],
     limits: &GameLimits,
+    on_move: &mut dyn FnMut(&str, &[String], Option<[u64; 2]>),
 ) -> Result<Option<GameRecord>, String> {
     let mut judge = Judge::<V>::new(start_sfen)?;
     for m in opening {
@@ -112,6 +114,12 @@ pub fn play_game<V: Variant>(
     let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
     let mut failed = [false; 2];
     let mut detail = String::new();
+    let has_clock = tcs.iter().any(TimeControl::has_clock);
+    on_move(
+        judge.start_sfen(),
+        judge.moves(),
+        has_clock.then_some(clock),
+    );
     let (outcome, reason) = loop {
         if let Some(end) = judge.no_moves() {
             break end;
@@ -211,6 +219,11 @@ pub fn play_game<V: Variant>(
         match judge.play(&mv) {
             Ok(end) => {
                 times_ms.push(Some(ms));
+                on_move(
+                    judge.start_sfen(),
+                    judge.moves(),
+                    has_clock.then_some(clock),
+                );
                 if let Some(end) = end {
                     break end;
                 }
