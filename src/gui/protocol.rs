@@ -46,9 +46,12 @@ pub enum Request {
     Export { format: String },
     /// Starts again an engine that crashed (or any configured engine).
     Restart { engine: usize },
-    /// The games of the watched record file (`hayate gui --watch`), read again now.
+    /// The games of the watched record file (`hayate gui --watch`), read again now. From then on the server also
+    /// pushes [`Reply::Games`] whenever the list changes (a running match's games grow and end).
     WatchList {},
-    /// Shows game `index` of the watched file at `ply` (0: its start).
+    /// Shows game `index` of the watched file at `ply` (0: its start). While that game is being played the
+    /// server pushes a [`Reply::State`] after each new move: at the new last ply when the page was showing the
+    /// last one, else at the same ply with the new count in `watched`.
     Watch { index: usize, ply: usize },
 }
 
@@ -105,6 +108,10 @@ pub struct WatchedGame {
     pub reason: Option<String>,
     /// Why the game could not be replayed (then the other fields are empty).
     pub error: Option<String>,
+    /// The game is being played: `plies` grows and `result` is still none.
+    pub live: bool,
+    /// The engines, sente's first, for a game of a running match (from its live record).
+    pub players: Option<[String; 2]>,
 }
 
 /// A game the page can set up.
