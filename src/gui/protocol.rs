@@ -49,10 +49,15 @@ pub enum Request {
     /// The games of the watched record file (`hayate gui --watch`), read again now. From then on the server also
     /// pushes [`Reply::Games`] whenever the list changes (a running match's games grow and end).
     WatchList {},
-    /// Shows game `index` of the watched file at `ply` (0: its start). While that game is being played the
-    /// server pushes a [`Reply::State`] after each new move: at the new last ply when the page was showing the
-    /// last one, else at the same ply with the new count in `watched`.
-    Watch { index: usize, ply: usize },
+    /// Shows game `index` of the watched file at `ply` (0: its start; none: its last ply, whatever the game has
+    /// grown to since the page last heard of it). While that game is being played the server pushes a
+    /// [`Reply::State`] after each new move: at the new last ply when the page was showing the last one, else at
+    /// the same ply with the new count in `watched`.
+    Watch {
+        index: usize,
+        #[serde(default)]
+        ply: Option<usize>,
+    },
 }
 
 /// A message to the page.

@@ -234,7 +234,7 @@ impl Session {
                     .ok_or_else(|| format!("no game {index} in the watched file"))?
                     .map_err(String::clone)?
                     .clone();
-                let rec = watch::at_ply(&game, ply)?;
+                let rec = watch::at_ply(&game, ply.unwrap_or(game.moves.len()))?;
                 self.player = None;
                 self.analysis = None;
                 self.replace_game(rec);
