@@ -36,6 +36,6 @@ pub struct GuiConfig {
     pub port: u16,
     /// The engines the page may start, in command-line order; the page names them by index.
     pub engines: Vec<EngineSpec>,
-    /// A record file (or `hayate match --out` folder) the page may replay.
+    /// A record file (or `hayate match --out` folder, with its games in progress) the page may replay.
     pub watch: Option<std::path::PathBuf>,
 }
