@@ -41,6 +41,9 @@ pub struct GameRecord {
     pub failed: [bool; 2],
 }
 
+/// Told of each move of a game: the start SFEN, the moves so far, both clocks (ms) when an engine plays on one.
+pub type OnMove<'a> = dyn FnMut(&str, &[String], Option<[u64; 2]>) + 'a;
+
 /// What an engine answered to `go`.
 enum Reply {
     /// The move, the time it took, the last score the engine gave.
@@ -98,7 +101,7 @@ pub fn play_game<V: Variant>(
     start_sfen: &str,
     opening: &[String],
     limits: &GameLimits,
-    on_move: &mut dyn FnMut(&str, &[String], Option<[u64; 2]>),
+    on_move: &mut OnMove<'_>,
 ) -> Result<Option<GameRecord>, String> {
     let mut judge = Judge::<V>::new(start_sfen)?;
     for m in opening {
