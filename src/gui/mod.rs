@@ -9,7 +9,7 @@
 //! - [`session`]: what one page is doing (the game, the engine playing, the analysis), driven by [`protocol`]
 //!   messages; [`record`] is the game itself (start, moves, judged by the match referee), [`formats`] the
 //!   import and export of positions and records, [`clock`] the players' clocks, [`worker`] an engine process on a
-//!   thread of its own, [`watch`] the record files replayed.
+//!   thread of its own, [`watch`] the record files replayed and a running match's games in progress followed.
 
 mod access;
 mod assets;

@@ -98,7 +98,8 @@ pub enum Reply {
         format: String,
         text: String,
     },
-    /// The watched file's games, in file order.
+    /// The watched file's games, in file order, then a running match's games in progress (and those over but not
+    /// yet in its games.txt) by game number.
     Games {
         games: Vec<WatchedGame>,
     },
@@ -156,7 +157,7 @@ pub struct State {
     /// The engines' scores in centipawns from sente's side, one per ply (index = plies played) where known.
     pub evals: Vec<Option<i32>>,
     pub analysing: bool,
-    /// The watched game shown: its index in the file, its plies.
+    /// The watched game shown: its index in the list, its plies (growing while it is being played).
     pub watched: Option<[usize; 2]>,
 }
 
