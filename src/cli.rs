@@ -346,7 +346,7 @@ pub struct MatchArgs {
     pub seed: Option<u64>,
     /// A directory for the records: games.txt (one line per game: `<result> <reason> sfen <start> moves ...`)
     /// and, for standard shogi, one CSA file per game (0001.csa, ...); while the match runs, live/<n>.txt for each
-    /// game in progress, rewritten after every move (`* playing sfen ... moves ...`, the engines, the clocks).
+    /// game in progress, rewritten after every move (`* playing sfen ... moves ...`, the engines, the clocks, the scores).
     #[arg(long, value_name = "DIR")]
     pub out: Option<String>,
     /// Sequential test: elo0=<e> elo1=<e> [alpha=0.05] [beta=0.05] [model=trinomial|pentanomial].

@@ -237,8 +237,7 @@ impl Session {
                 let rec = watch::at_ply(&game, ply.unwrap_or(game.moves.len()))?;
                 self.player = None;
                 self.analysis = None;
-                self.replace_game(rec);
-                self.watched = Some((index, game));
+                self.show_watched(index, game, rec);
             }
             Request::Restart { engine } => {
                 self.check_engine(engine)?;
@@ -306,13 +305,23 @@ impl Session {
             self.record.moves.len()
         };
         if let Ok(rec) = watch::at_ply(&new, ply) {
+            // an analysis of the position shown goes on; the page then gets only the new count
             if self.job.is_none() {
-                self.replace_game(rec);
+                self.show_watched(index, new, rec);
+            } else {
+                self.watched = Some((index, new));
             }
-            self.watched = Some((index, new));
             out.push(Reply::State(Box::new(self.state())));
         }
         out
+    }
+
+    /// Shows `rec`, game `index` of the watched list at some ply, with its engines' scores.
+    fn show_watched(&mut self, index: usize, game: watch::Game, rec: Record) {
+        let ply = rec.moves.len();
+        self.replace_game(rec);
+        self.evals = watch::evals(&game, ply);
+        self.watched = Some((index, game));
     }
 
     fn check_engine(&self, engine: usize) -> Result<(), String> {

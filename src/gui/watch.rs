@@ -31,6 +31,8 @@ pub struct Game {
     /// What a live record adds: the engines (sente's, gote's) and the clocks as of its last move.
     pub players: Option<[String; 2]>,
     pub clocks: Option<[u64; 2]>,
+    /// Per move, its engine's score from sente's side (a live record's; empty elsewhere).
+    pub scores: Vec<Option<i32>>,
 }
 
 /// The watched games, read again by [`Watcher::refresh`]: the record file's (parsed again only when the file
@@ -148,6 +150,7 @@ fn live_game(g: &LiveGame) -> Result<Game, String> {
     game.ending = g.ending.map(|(outcome, reason)| Ending { outcome, reason });
     game.players = Some(g.names.clone());
     game.clocks = g.clocks;
+    game.scores = g.scores.clone();
     Ok(game)
 }
 
@@ -204,6 +207,7 @@ fn csa_game(text: &str) -> Result<Game, String> {
         moves: full.moves,
         players: None,
         clocks: None,
+        scores: Vec::new(),
     })
 }
 
@@ -224,6 +228,7 @@ fn line_game(rec: &RecordLine) -> Result<Game, String> {
         }),
         players: None,
         clocks: None,
+        scores: Vec::new(),
     })
 }
 
@@ -270,4 +275,11 @@ pub fn at_ply(game: &Game, ply: usize) -> Result<Record, String> {
         rec.ending = game.ending;
     }
     Ok(rec)
+}
+
+/// The evaluation graph's points up to `ply`: the score of the move played from each ply.
+pub fn evals(game: &Game, ply: usize) -> Vec<Option<i32>> {
+    (0..=ply)
+        .map(|i| game.scores.get(i).copied().flatten())
+        .collect()
 }

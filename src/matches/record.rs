@@ -14,10 +14,13 @@
 //! sente <name of the engine playing sente>
 //! gote <name of the engine playing gote>
 //! clocks <sente's ms left> <gote's ms left>
+//! scores <s1> <s2> ...
 //! * playing sfen <start> moves <m1> <m2> ...
 //! ```
 //!
-//! The `clocks` line is there only when an engine plays on a clock. The last line is a record line whose result
+//! The `clocks` line is there only when an engine plays on a clock; `scores` has one word per move, the score in
+//! centipawns (a mate as ±100000) that the mover's engine gave last before playing it, turned to sente's side, or
+//! `-` where there is none (an opening move), and is left out when no move has one. The last line is a record line whose result
 //! and reason are `*` and `playing` while the game runs; once it is over they are the game's, until the game's
 //! line is in `games.txt` (which keeps game order, so a game may wait there for an earlier one) and the live file
 //! is removed. At the end of the match the `live` folder is removed.
@@ -116,6 +119,8 @@ pub struct LiveGame {
     pub names: [String; 2],
     /// Milliseconds left, sente's first, as of the last move; None without a clock.
     pub clocks: Option<[u64; 2]>,
+    /// Per move, its engine's score from sente's side.
+    pub scores: Vec<Option<i32>>,
     pub start_sfen: String,
     pub moves: Vec<String>,
     pub ending: Option<(Outcome, Reason)>,
@@ -130,6 +135,16 @@ impl LiveGame {
         );
         if let Some([b, w]) = self.clocks {
             s.push_str(&format!("clocks {b} {w}\n"));
+        }
+        if self.scores.iter().any(Option::is_some) {
+            s.push_str("scores");
+            for cp in &self.scores {
+                match cp {
+                    Some(cp) => s.push_str(&format!(" {cp}")),
+                    None => s.push_str(" -"),
+                }
+            }
+            s.push('\n');
         }
         let (result, reason) = match self.ending {
             Some((o, r)) => (o.as_str(), r.as_str()),
@@ -152,6 +167,7 @@ impl LiveGame {
         let mut number = None;
         let mut names = [None, None];
         let mut clocks = None;
+        let mut scores = Vec::new();
         let mut game = None;
         for line in text.lines() {
             let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
@@ -175,6 +191,16 @@ impl LiveGame {
                         return Err("clocks needs two numbers".into());
                     };
                     clocks = Some([b, w]);
+                }
+                "scores" => {
+                    scores = rest
+                        .split_whitespace()
+                        .map(|w| match w {
+                            "-" => Ok(None),
+                            _ => w.parse::<i32>().map(Some),
+                        })
+                        .collect::<Result<_, _>>()
+                        .map_err(|e| format!("scores: {e}"))?;
                 }
                 "" => {}
                 _ => {
@@ -202,6 +228,7 @@ impl LiveGame {
             number,
             names: [sente, gote],
             clocks,
+            scores,
             start_sfen,
             moves,
             ending,
@@ -627,6 +654,7 @@ mod tests {
             number: 2,
             names: ["A".into(), "B b".into()],
             clocks: Some([1000, 900]),
+            scores: vec![],
             start_sfen: start.into(),
             moves: vec![],
             ending: None,
@@ -634,12 +662,14 @@ mod tests {
         live.write(&dir).unwrap();
         live.moves = vec!["2e2d".into(), "4a4b".into()];
         live.clocks = Some([950, 880]);
+        live.scores = vec![None, Some(-35)];
         live.write(&dir).unwrap();
         let path = dir.join("live").join("2.txt");
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(
             text,
-            "game 2\nsente A\ngote B b\nclocks 950 880\n* playing sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 2e2d 4a4b\n"
+            "game 2\nsente A\ngote B b\nclocks 950 880\nscores - -35\n\
+             * playing sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 2e2d 4a4b\n"
         );
         assert_eq!(LiveGame::parse(&text).unwrap(), live);
         // the temporary file was renamed, not left behind
@@ -651,6 +681,7 @@ mod tests {
         // a file cut short, or without its record line, is refused
         assert!(LiveGame::parse(&text[..text.len() - 3]).is_err());
         assert!(LiveGame::parse("game 2\nsente A\ngote B\n").is_err());
+        assert!(LiveGame::parse(&text.replace("-35", "x")).is_err());
         assert!(
             LiveGame::parse("game x\nsente A\ngote B\n* playing sfen a b - 1 moves\n").is_err()
         );
@@ -658,6 +689,7 @@ mod tests {
         // game 2 is over, but its line waits in its live file for game 1
         live.ending = Some((Outcome::WhiteWins, Reason::Resign));
         live.clocks = None;
+        live.scores = vec![None, None];
         live.write(&dir).unwrap();
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),

@@ -14,7 +14,7 @@ use super::engine::{Engine, Failure, StartError};
 use super::interrupt;
 use super::judge::{Judge, Outcome, Reason};
 use super::openings::{self, Opening};
-use super::play::{play_game, GameRecord};
+use super::play::{play_game, GameRecord, Progress};
 use super::record::LiveGame;
 use super::tally::FinishedGame;
 use super::MatchConfig;
@@ -138,11 +138,12 @@ impl<V: Variant> Worker<'_, V> {
                 } else {
                     ([e1, e0], [cfg.tcs[1], cfg.tcs[0]])
                 };
-                let mut on_move = |start: &str, moves: &[String], clocks: Option<[u64; 2]>| {
+                let mut on_move = |p: &Progress| {
                     if let Some(l) = live.as_mut() {
-                        start.clone_into(&mut l.game.start_sfen);
-                        l.game.moves = moves.to_vec();
-                        l.game.clocks = clocks;
+                        p.start_sfen.clone_into(&mut l.game.start_sfen);
+                        l.game.moves = p.moves.to_vec();
+                        l.game.clocks = p.clocks;
+                        l.game.scores = p.scores.to_vec();
                         l.write();
                     }
                 };
@@ -179,6 +180,7 @@ impl<V: Variant> Worker<'_, V> {
                 number: index + 1,
                 names: [names[sente].clone(), names[1 - sente].clone()],
                 clocks: None,
+                scores: Vec::new(),
                 start_sfen: String::new(),
                 moves: Vec::new(),
                 ending: None,

@@ -491,11 +491,14 @@ fn a_running_match_is_watched_live() {
         }
     }
     let index = grown.expect("a game seen growing on the page");
-    // the count shown and the page's move list agree with the state, all at the last ply
+    // the count shown, the move list and the graph of the engines' scores agree with the state, at the last ply
     let agree = "(() => { const s = window.hayate.state; \
         return document.getElementById('watch-ply').textContent === `ply ${s.moves.length} / ${s.watched[1]} (playing)` \
-        && document.getElementById('moves').children.length === s.moves.length; })()";
-    page.wait("the page's count", Duration::from_secs(10), |p| {
+        && document.getElementById('moves').children.length === s.moves.length \
+        && s.evals.some(e => e !== null) && document.getElementById('eval-line') \
+        && document.getElementById('eval-line').getAttribute('points').trim().split(/\\s+/).length \
+           === s.evals.filter(e => e !== null).length; })()";
+    page.wait("the page's count and graph", Duration::from_secs(10), |p| {
         p.eval(agree) == Value::Bool(true)
     });
     page.screenshot("watch-live.png");

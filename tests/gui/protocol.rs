@@ -583,7 +583,8 @@ fn a_record_file_is_replayed_and_followed_as_it_grows() {
     assert_eq!(s["watched"], json!([3, 1]));
     std::fs::write(
         live.join("4.txt"),
-        "game 4\nsente A\ngote B\nclocks 900 800\n* playing sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 3e3d 3a3b\n",
+        "game 4\nsente A\ngote B\nclocks 900 800\nscores 12 -30\n\
+         * playing sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 3e3d 3a3b\n",
     )
     .unwrap();
     let s = c.wait_state(Duration::from_secs(5), |s| s["watched"] == json!([3, 2]));
@@ -591,6 +592,7 @@ fn a_record_file_is_replayed_and_followed_as_it_grows() {
         (s["moves"].clone(), s["clocks"].clone(), s["result"].clone()),
         (json!(["3e3d", "3a3b"]), json!([900, 800]), Value::Null)
     );
+    assert_eq!(s["evals"], json!([12, -30, null]));
     // without --watch
     let server = Server::start(&[]);
     let mut c = server.socket();
@@ -644,6 +646,8 @@ fn a_running_match_is_watched_move_by_move() {
     let mut seen: Vec<(u64, Vec<String>)> = Vec::new();
     let mut watching: Option<u64> = None;
     let mut finished_seen = false;
+    // the engines' scores, from the live records, drawn in the graph
+    let mut scored = false;
     let lengths_of = |seen: &[(u64, Vec<String>)], i: u64| {
         let mut l: Vec<usize> = seen
             .iter()
@@ -677,6 +681,9 @@ fn a_running_match_is_watched_move_by_move() {
                     continue;
                 };
                 let moves: Vec<String> = serde_json::from_value(m["moves"].clone()).expect("moves");
+                scored |= m["evals"]
+                    .as_array()
+                    .is_some_and(|e| e.iter().any(Value::is_i64));
                 if m["result"].is_null() {
                     seen.push((i, moves));
                 } else {
@@ -699,6 +706,7 @@ fn a_running_match_is_watched_move_by_move() {
         "the live records are removed at the end"
     );
     assert!(finished_seen, "no watched game was seen finished");
+    assert!(scored, "no score of the engines came with the watched game");
     let grown: Vec<Vec<usize>> = (0..2)
         .map(|i| lengths_of(&seen, i))
         .filter(|l| l.len() >= 2)
