@@ -345,7 +345,8 @@ pub struct MatchArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// A directory for the records: games.txt (one line per game: `<result> <reason> sfen <start> moves ...`)
-    /// and, for standard shogi, one CSA file per game (0001.csa, ...).
+    /// and, for standard shogi, one CSA file per game (0001.csa, ...); while the match runs, live/<n>.txt for each
+    /// game in progress, rewritten after every move (`* playing sfen ... moves ...`, the engines, the clocks, the scores).
     #[arg(long, value_name = "DIR")]
     pub out: Option<String>,
     /// Sequential test: elo0=<e> elo1=<e> [alpha=0.05] [beta=0.05] [model=trinomial|pentanomial].
@@ -378,8 +379,8 @@ pub struct GuiArgs {
     /// repeat for more. Without one, this Hayate.
     #[arg(long = "engine", num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE")]
     pub engines: Vec<String>,
-    /// A record to replay on the page: a games.txt (or the --out folder of a running `hayate match`, read
-    /// again as games finish) or a CSA file.
+    /// A record to replay on the page: a games.txt (or the --out folder of a running `hayate match`, whose
+    /// games in progress are shown move by move) or a CSA file.
     #[arg(long, value_name = "FILE|DIR")]
     pub watch: Option<std::path::PathBuf>,
 }

@@ -9,7 +9,7 @@
 //! - [`session`]: what one page is doing (the game, the engine playing, the analysis), driven by [`protocol`]
 //!   messages; [`record`] is the game itself (start, moves, judged by the match referee), [`formats`] the
 //!   import and export of positions and records, [`clock`] the players' clocks, [`worker`] an engine process on a
-//!   thread of its own, [`watch`] the record files replayed.
+//!   thread of its own, [`watch`] the record files replayed and a running match's games in progress followed.
 
 mod access;
 mod assets;
@@ -36,6 +36,6 @@ pub struct GuiConfig {
     pub port: u16,
     /// The engines the page may start, in command-line order; the page names them by index.
     pub engines: Vec<EngineSpec>,
-    /// A record file (or `hayate match --out` folder) the page may replay.
+    /// A record file (or `hayate match --out` folder, with its games in progress) the page may replay.
     pub watch: Option<std::path::PathBuf>,
 }

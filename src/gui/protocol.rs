@@ -46,10 +46,18 @@ pub enum Request {
     Export { format: String },
     /// Starts again an engine that crashed (or any configured engine).
     Restart { engine: usize },
-    /// The games of the watched record file (`hayate gui --watch`), read again now.
+    /// The games of the watched record file (`hayate gui --watch`), read again now. From then on the server also
+    /// pushes [`Reply::Games`] whenever the list changes (a running match's games grow and end).
     WatchList {},
-    /// Shows game `index` of the watched file at `ply` (0: its start).
-    Watch { index: usize, ply: usize },
+    /// Shows game `index` of the watched file at `ply` (0: its start; none: its last ply, whatever the game has
+    /// grown to since the page last heard of it). While that game is being played the server pushes a
+    /// [`Reply::State`] after each new move: at the new last ply when the page was showing the last one, else at
+    /// the same ply with the new count in `watched`.
+    Watch {
+        index: usize,
+        #[serde(default)]
+        ply: Option<usize>,
+    },
 }
 
 /// A message to the page.
@@ -90,7 +98,8 @@ pub enum Reply {
         format: String,
         text: String,
     },
-    /// The watched file's games, in file order.
+    /// The watched file's games, in file order, then a running match's games in progress (and those over but not
+    /// yet in its games.txt) by game number.
     Games {
         games: Vec<WatchedGame>,
     },
@@ -105,6 +114,10 @@ pub struct WatchedGame {
     pub reason: Option<String>,
     /// Why the game could not be replayed (then the other fields are empty).
     pub error: Option<String>,
+    /// The game is being played: `plies` grows and `result` is still none.
+    pub live: bool,
+    /// The engines, sente's first, for a game of a running match (from its live record).
+    pub players: Option<[String; 2]>,
 }
 
 /// A game the page can set up.
@@ -144,7 +157,7 @@ pub struct State {
     /// The engines' scores in centipawns from sente's side, one per ply (index = plies played) where known.
     pub evals: Vec<Option<i32>>,
     pub analysing: bool,
-    /// The watched game shown: its index in the file, its plies.
+    /// The watched game shown: its index in the list, its plies (growing while it is being played).
     pub watched: Option<[usize; 2]>,
 }
 

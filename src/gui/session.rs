@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::{Duration, Instant};
 
 use super::clock::Clocks;
 use super::formats;
@@ -23,6 +24,8 @@ use crate::GameKind;
 const KINGLESS: &str = "a position without both kings is for the tsume solver only";
 /// The most MultiPV lines the page may ask for.
 const MAX_MULTIPV: u32 = 10;
+/// How often the watched files are read again: the delay of a running match's moves on the page.
+const WATCH_POLL: Duration = Duration::from_millis(400);
 
 /// The engine playing one side.
 struct Player {
@@ -67,6 +70,10 @@ pub struct Session {
     depth: u32,
     nodes: u64,
     watch_path: Option<PathBuf>,
+    /// The watched games, once the page asked for their list; from then on they are read again every
+    /// [`WATCH_POLL`] and pushed when they change.
+    watcher: Option<watch::Watcher>,
+    last_watch_poll: Instant,
     /// The watched game shown: its index in the file and the game itself.
     watched: Option<(usize, watch::Game)>,
 }
@@ -98,6 +105,8 @@ impl Session {
             depth: 0,
             nodes: 0,
             watch_path,
+            watcher: None,
+            last_watch_poll: Instant::now(),
             watched: None,
         }
     }
@@ -209,21 +218,26 @@ impl Session {
                 self.start_job(engine, Purpose::Mate, commands, "checkmate");
             }
             Request::WatchList {} => {
-                let games = watch::games(self.watch_path()?)?;
+                let watcher = self.watcher()?;
+                watcher.refresh()?;
                 return Ok(Some(Reply::Games {
-                    games: watch::summaries(&games),
+                    games: watch::summaries(&watcher.games()),
                 }));
             }
             Request::Watch { index, ply } => {
-                let game = watch::games(self.watch_path()?)?
+                let watcher = self.watcher()?;
+                watcher.refresh()?;
+                let game = watcher
+                    .games()
                     .into_iter()
                     .nth(index)
-                    .ok_or_else(|| format!("no game {index} in the watched file"))??;
-                let rec = watch::at_ply(&game, ply)?;
+                    .ok_or_else(|| format!("no game {index} in the watched file"))?
+                    .map_err(String::clone)?
+                    .clone();
+                let rec = watch::at_ply(&game, ply.unwrap_or(game.moves.len()))?;
                 self.player = None;
                 self.analysis = None;
-                self.replace_game(rec);
-                self.watched = Some((index, game));
+                self.show_watched(index, game, rec);
             }
             Request::Restart { engine } => {
                 self.check_engine(engine)?;
@@ -238,10 +252,76 @@ impl Session {
         Ok(None)
     }
 
-    fn watch_path(&self) -> Result<&std::path::Path, String> {
-        self.watch_path
-            .as_deref()
-            .ok_or_else(|| "no record file is watched (hayate gui --watch FILE)".to_string())
+    fn watcher(&mut self) -> Result<&mut watch::Watcher, String> {
+        let path = self
+            .watch_path
+            .as_ref()
+            .ok_or_else(|| "no record file is watched (hayate gui --watch FILE)".to_string())?;
+        Ok(self
+            .watcher
+            .get_or_insert_with(|| watch::Watcher::new(path.clone())))
+    }
+
+    /// Reads the watched files again when it is time: the new list when it changed, and the watched game at its
+    /// new last ply when it grew while the page showed its last ply.
+    fn poll_watch(&mut self) -> Vec<Reply> {
+        if self.last_watch_poll.elapsed() < WATCH_POLL {
+            return Vec::new();
+        }
+        self.last_watch_poll = Instant::now();
+        let Some(watcher) = self.watcher.as_mut() else {
+            return Vec::new();
+        };
+        match watcher.refresh() {
+            Ok(true) => {}
+            Ok(false) => return Vec::new(),
+            Err(e) => {
+                // the file may be between a match's creation and its first line; the page keeps what it has
+                log::debug!("gui: watch: {e}");
+                return Vec::new();
+            }
+        }
+        let games = watcher.games();
+        let mut out = vec![Reply::Games {
+            games: watch::summaries(&games),
+        }];
+        let Some((index, old)) = &self.watched else {
+            return out;
+        };
+        let Some(Ok(new)) = games.get(*index) else {
+            return out;
+        };
+        let grew = new.moves.len() != old.moves.len()
+            || new.ending != old.ending
+            || new.clocks != old.clocks;
+        // the same game: the moves seen are the head of the new ones
+        if !grew || !new.moves.starts_with(&old.moves) {
+            return out;
+        }
+        let (index, new) = (*index, (*new).clone());
+        let ply = if self.record.moves.len() == old.moves.len() {
+            new.moves.len()
+        } else {
+            self.record.moves.len()
+        };
+        if let Ok(rec) = watch::at_ply(&new, ply) {
+            // an analysis of the position shown goes on; the page then gets only the new count
+            if self.job.is_none() {
+                self.show_watched(index, new, rec);
+            } else {
+                self.watched = Some((index, new));
+            }
+            out.push(Reply::State(Box::new(self.state())));
+        }
+        out
+    }
+
+    /// Shows `rec`, game `index` of the watched list at some ply, with its engines' scores.
+    fn show_watched(&mut self, index: usize, game: watch::Game, rec: Record) {
+        let ply = rec.moves.len();
+        self.replace_game(rec);
+        self.evals = watch::evals(&game, ply);
+        self.watched = Some((index, game));
     }
 
     fn check_engine(&self, engine: usize) -> Result<(), String> {
@@ -485,6 +565,7 @@ impl Session {
         if changed {
             out.push(Reply::State(Box::new(self.state())));
         }
+        out.extend(self.poll_watch());
         out
     }
 
@@ -586,6 +667,14 @@ impl Session {
         }
     }
 
+    /// A running match's clocks for the watched game shown at its last ply.
+    fn watched_clocks(&self) -> Option<[u64; 2]> {
+        let (_, game) = self.watched.as_ref()?;
+        (self.player.is_none() && self.record.moves.len() == game.moves.len())
+            .then_some(game.clocks)
+            .flatten()
+    }
+
     pub fn state(&self) -> State {
         let view = self.record.view();
         let engine_moves = self.engine_to_move();
@@ -608,7 +697,7 @@ impl Session {
                 .as_ref()
                 .map(|p| ["black", "white"][p.side].to_string()),
             thinking: matches!(&self.job, Some(j) if j.purpose == Purpose::Move),
-            clocks: clocks.map(Clocks::now_ms),
+            clocks: clocks.map(Clocks::now_ms).or_else(|| self.watched_clocks()),
             byoyomi: clocks.map_or(0, Clocks::byoyomi),
             running: clocks
                 .and_then(Clocks::running_side)

@@ -18,7 +18,8 @@
 //!   (pentanomial) counts and the SPRT — trinomial by default, `model=pentanomial` optional (fastchess's GSPRT,
 //!   logistic Elo). When the SPRT decides, no new game starts; games already running finish and count.
 //! - Records ([`record`]): `--out DIR` gets `games.txt`, one line per game in game order, and for standard shogi
-//!   one CSA file per game, `0001.csa` and on.
+//!   one CSA file per game, `0001.csa` and on; while a game runs, its live record `live/<n>.txt`, rewritten after
+//!   every move, which `hayate gui --watch DIR` follows.
 //! - Stopping ([`interrupt`]): on SIGINT or SIGTERM no new game starts, the running games are abandoned (their
 //!   engines killed), and the summary of the finished games is printed.
 

@@ -41,6 +41,20 @@ pub struct GameRecord {
     pub failed: [bool; 2],
 }
 
+/// A game in progress as it stands after a move, for whoever watches it.
+pub struct Progress<'a> {
+    pub start_sfen: &'a str,
+    pub moves: &'a [String],
+    /// Both clocks (ms left, sente's first) when an engine plays on one.
+    pub clocks: Option<[u64; 2]>,
+    /// One per move: the score its engine gave last before playing it, turned to sente's side (None for an
+    /// opening move or a move without a score).
+    pub scores: &'a [Option<i32>],
+}
+
+/// Told of a game's start and of each of its moves.
+pub type OnMove<'a> = dyn FnMut(&Progress) + 'a;
+
 /// What an engine answered to `go`.
 enum Reply {
     /// The move, the time it took, the last score the engine gave.
@@ -90,13 +104,14 @@ fn ask(engine: &mut Engine, position: &str, go: &str, limit: Duration, grace: Du
 /// Plays one game from `start_sfen` and `opening` moves; `engines[0]` plays sente under `tcs[0]`, `engines[1]`
 /// gote under `tcs[1]`. Both engines must be ready (after `usinewgame`). At the end every engine that still runs
 /// gets `gameover`. Ok(None) when the match is being stopped: the game is abandoned, and the caller kills the
-/// engines.
+/// engines. `on_move` gets the game once before the first move and after each.
 pub fn play_game<V: Variant>(
     engines: [&mut Engine; 2],
     tcs: [TimeControl; 2],
     start_sfen: &str,
     opening: &[String],
     limits: &GameLimits,
+    on_move: &mut OnMove<'_>,
 ) -> Result<Option<GameRecord>, String> {
     let mut judge = Judge::<V>::new(start_sfen)?;
     for m in opening {
@@ -112,6 +127,14 @@ pub fn play_game<V: Variant>(
     let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
     let mut failed = [false; 2];
     let mut detail = String::new();
+    let has_clock = tcs.iter().any(TimeControl::has_clock);
+    let mut move_scores: Vec<Option<i32>> = vec![None; opening.len()];
+    on_move(&Progress {
+        start_sfen: judge.start_sfen(),
+        moves: judge.moves(),
+        clocks: has_clock.then_some(clock),
+        scores: &move_scores,
+    });
     let (outcome, reason) = loop {
         if let Some(end) = judge.no_moves() {
             break end;
@@ -211,6 +234,13 @@ pub fn play_game<V: Variant>(
         match judge.play(&mv) {
             Ok(end) => {
                 times_ms.push(Some(ms));
+                move_scores.push(score.map(|cp| if us == 0 { cp } else { -cp }));
+                on_move(&Progress {
+                    start_sfen: judge.start_sfen(),
+                    moves: judge.moves(),
+                    clocks: has_clock.then_some(clock),
+                    scores: &move_scores,
+                });
                 if let Some(end) = end {
                     break end;
                 }

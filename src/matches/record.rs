@@ -4,6 +4,26 @@
 //! `<result>` is `1-0` (sente won), `0-1` (gote won) or `1/2-1/2`; `<reason>` is one of the words of
 //! [`Reason::as_str`]; `<start>` is the four-field SFEN the game started from (an opening's moves, if any, are at
 //! the head of the move list). The word `moves` is always there, even with no move after it.
+//!
+//! While a match with `--out DIR` runs, each game in progress also has a live record, `DIR/live/<n>.txt` (`n` the
+//! game's 1-based number, as in `0001.csa`), rewritten after every move through a temporary file and a rename, so
+//! that a reader never sees half a file ([`LiveGame`]):
+//!
+//! ```text
+//! game 3
+//! sente <name of the engine playing sente>
+//! gote <name of the engine playing gote>
+//! clocks <sente's ms left> <gote's ms left>
+//! scores <s1> <s2> ...
+//! * playing sfen <start> moves <m1> <m2> ...
+//! ```
+//!
+//! The `clocks` line is there only when an engine plays on a clock; `scores` has one word per move, the score in
+//! centipawns (a mate as ±100000) that the mover's engine gave last before playing it, turned to sente's side, or
+//! `-` where there is none (an opening move), and is left out when no move has one. The last line is a record line whose result
+//! and reason are `*` and `playing` while the game runs; once it is over they are the game's, until the game's
+//! line is in `games.txt` (which keeps game order, so a game may wait there for an earlier one) and the live file
+//! is removed. At the end of the match the `live` folder is removed.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -53,25 +73,180 @@ impl RecordLine {
     }
 
     pub fn parse(line: &str) -> Result<Self, String> {
-        let w: Vec<&str> = line.split_whitespace().collect();
-        if w.len() < 7 || w[2] != "sfen" {
-            return Err(format!("not a record line: '{line}'"));
-        }
-        let outcome = Outcome::parse(w[0]).ok_or_else(|| format!("unknown result '{}'", w[0]))?;
-        let reason = Reason::parse(w[1]).ok_or_else(|| format!("unknown reason '{}'", w[1]))?;
-        let moves_at = w
-            .iter()
-            .position(|&x| x == "moves")
-            .ok_or("a record line needs the word 'moves'")?;
-        if moves_at < 4 {
-            return Err(format!("no SFEN in '{line}'"));
-        }
+        let (result, reason, start_sfen, moves) = split_line(line)?;
+        let outcome = Outcome::parse(result).ok_or_else(|| format!("unknown result '{result}'"))?;
+        let reason = Reason::parse(reason).ok_or_else(|| format!("unknown reason '{reason}'"))?;
         Ok(RecordLine {
             outcome,
             reason,
-            start_sfen: w[3..moves_at].join(" "),
-            moves: w[moves_at + 1..].iter().map(|s| s.to_string()).collect(),
+            start_sfen,
+            moves,
         })
+    }
+}
+
+/// A record line's result and reason words, start SFEN and moves, the two words unchecked.
+fn split_line(line: &str) -> Result<(&str, &str, String, Vec<String>), String> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    if w.len() < 7 || w[2] != "sfen" {
+        return Err(format!("not a record line: '{line}'"));
+    }
+    let moves_at = w
+        .iter()
+        .position(|&x| x == "moves")
+        .ok_or("a record line needs the word 'moves'")?;
+    if moves_at < 4 {
+        return Err(format!("no SFEN in '{line}'"));
+    }
+    Ok((
+        w[0],
+        w[1],
+        w[3..moves_at].join(" "),
+        w[moves_at + 1..].iter().map(|s| s.to_string()).collect(),
+    ))
+}
+
+/// The folder of the live records inside `--out`.
+pub const LIVE_DIR: &str = "live";
+
+/// The live record of one game: in progress (`ending` None) or over but not yet in `games.txt`. See the module
+/// documentation for the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveGame {
+    /// 1-based, as in the file's name.
+    pub number: usize,
+    /// Sente's engine, gote's engine.
+    pub names: [String; 2],
+    /// Milliseconds left, sente's first, as of the last move; None without a clock.
+    pub clocks: Option<[u64; 2]>,
+    /// Per move, its engine's score from sente's side.
+    pub scores: Vec<Option<i32>>,
+    pub start_sfen: String,
+    pub moves: Vec<String>,
+    pub ending: Option<(Outcome, Reason)>,
+}
+
+impl LiveGame {
+    /// The file's text.
+    pub fn format(&self) -> String {
+        let mut s = format!(
+            "game {}\nsente {}\ngote {}\n",
+            self.number, self.names[0], self.names[1]
+        );
+        if let Some([b, w]) = self.clocks {
+            s.push_str(&format!("clocks {b} {w}\n"));
+        }
+        if self.scores.iter().any(Option::is_some) {
+            s.push_str("scores");
+            for cp in &self.scores {
+                match cp {
+                    Some(cp) => s.push_str(&format!(" {cp}")),
+                    None => s.push_str(" -"),
+                }
+            }
+            s.push('\n');
+        }
+        let (result, reason) = match self.ending {
+            Some((o, r)) => (o.as_str(), r.as_str()),
+            None => ("*", "playing"),
+        };
+        s.push_str(&format!("{result} {reason} sfen {} moves", self.start_sfen));
+        for m in &self.moves {
+            s.push(' ');
+            s.push_str(m);
+        }
+        s.push('\n');
+        s
+    }
+
+    /// Reads a live file's text; a file cut short (no final newline) is refused rather than read as fewer moves.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        if !text.ends_with('\n') {
+            return Err("a live record must end with a newline".into());
+        }
+        let mut number = None;
+        let mut names = [None, None];
+        let mut clocks = None;
+        let mut scores = Vec::new();
+        let mut game = None;
+        for line in text.lines() {
+            let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+            match key {
+                "game" => {
+                    number = Some(
+                        rest.trim()
+                            .parse::<usize>()
+                            .map_err(|e| format!("game: {e}"))?,
+                    )
+                }
+                "sente" => names[0] = Some(rest.to_string()),
+                "gote" => names[1] = Some(rest.to_string()),
+                "clocks" => {
+                    let ms: Vec<u64> = rest
+                        .split_whitespace()
+                        .map(str::parse)
+                        .collect::<Result<_, _>>()
+                        .map_err(|e| format!("clocks: {e}"))?;
+                    let [b, w] = ms[..] else {
+                        return Err("clocks needs two numbers".into());
+                    };
+                    clocks = Some([b, w]);
+                }
+                "scores" => {
+                    scores = rest
+                        .split_whitespace()
+                        .map(|w| match w {
+                            "-" => Ok(None),
+                            _ => w.parse::<i32>().map(Some),
+                        })
+                        .collect::<Result<_, _>>()
+                        .map_err(|e| format!("scores: {e}"))?;
+                }
+                "" => {}
+                _ => {
+                    let (result, reason, start_sfen, moves) = split_line(line)?;
+                    let ending = if (result, reason) == ("*", "playing") {
+                        None
+                    } else {
+                        Some((
+                            Outcome::parse(result)
+                                .ok_or_else(|| format!("unknown result '{result}'"))?,
+                            Reason::parse(reason)
+                                .ok_or_else(|| format!("unknown reason '{reason}'"))?,
+                        ))
+                    };
+                    game = Some((ending, start_sfen, moves));
+                }
+            }
+        }
+        let (Some(number), [Some(sente), Some(gote)], Some((ending, start_sfen, moves))) =
+            (number, names, game)
+        else {
+            return Err("a live record needs its game, sente, gote and record lines".into());
+        };
+        Ok(LiveGame {
+            number,
+            names: [sente, gote],
+            clocks,
+            scores,
+            start_sfen,
+            moves,
+            ending,
+        })
+    }
+
+    /// The file of game `number` in the `--out` folder `dir`.
+    pub fn path(dir: &Path, number: usize) -> PathBuf {
+        dir.join(LIVE_DIR).join(format!("{number}.txt"))
+    }
+
+    /// Writes the file whole under another name and renames it, so that a reader sees the old file or the new.
+    pub fn write(&self, dir: &Path) -> Result<(), String> {
+        let path = Self::path(dir, self.number);
+        let tmp = dir.join(LIVE_DIR).join(format!(".{}.tmp", self.number));
+        std::fs::write(&tmp, self.format())
+            .and_then(|()| std::fs::rename(&tmp, &path))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 }
 
@@ -327,6 +502,11 @@ impl RecordFiles {
             let p = dir.join(GAMES_FILE);
             games =
                 Some(File::create(&p).map_err(|e| format!("cannot create {}: {e}", p.display()))?);
+            // live files of an earlier match in the same folder would show games that are not running
+            let live = dir.join(LIVE_DIR);
+            let _ = std::fs::remove_dir_all(&live);
+            std::fs::create_dir_all(&live)
+                .map_err(|e| format!("cannot create {}: {e}", live.display()))?;
         }
         Ok(RecordFiles {
             dir: dir.map(Path::to_path_buf),
@@ -361,11 +541,18 @@ impl RecordFiles {
                 }
             }
             self.next += 1;
+            // only now, so that a watcher finds the game in one file or the other at every moment
+            if let Some(dir) = &self.dir {
+                let _ = std::fs::remove_file(LiveGame::path(dir, self.next));
+            }
         }
     }
 
-    /// Writes the lines still waiting for an earlier game that was abandoned.
+    /// Writes the lines still waiting for an earlier game that was abandoned, and removes the live records.
     pub fn finish(self) {
+        if let Some(dir) = &self.dir {
+            let _ = std::fs::remove_dir_all(dir.join(LIVE_DIR));
+        }
         let Some(mut file) = self.games else {
             return;
         };
@@ -455,6 +642,81 @@ mod tests {
             0,
         )
         .unwrap();
+    }
+
+    #[test]
+    fn live_records_are_rewritten_and_removed_once_in_games_txt() {
+        let dir = std::env::temp_dir().join(format!("hayate-live-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut files = RecordFiles::create(Some(&dir)).unwrap();
+        let start = "rbsgk/4p/5/P4/KGSBR b - 1";
+        let mut live = LiveGame {
+            number: 2,
+            names: ["A".into(), "B b".into()],
+            clocks: Some([1000, 900]),
+            scores: vec![],
+            start_sfen: start.into(),
+            moves: vec![],
+            ending: None,
+        };
+        live.write(&dir).unwrap();
+        live.moves = vec!["2e2d".into(), "4a4b".into()];
+        live.clocks = Some([950, 880]);
+        live.scores = vec![None, Some(-35)];
+        live.write(&dir).unwrap();
+        let path = dir.join("live").join("2.txt");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            text,
+            "game 2\nsente A\ngote B b\nclocks 950 880\nscores - -35\n\
+             * playing sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 2e2d 4a4b\n"
+        );
+        assert_eq!(LiveGame::parse(&text).unwrap(), live);
+        // the temporary file was renamed, not left behind
+        let names: Vec<_> = std::fs::read_dir(dir.join("live"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(names, vec!["2.txt"]);
+        // a file cut short, or without its record line, is refused
+        assert!(LiveGame::parse(&text[..text.len() - 3]).is_err());
+        assert!(LiveGame::parse("game 2\nsente A\ngote B\n").is_err());
+        assert!(LiveGame::parse(&text.replace("-35", "x")).is_err());
+        assert!(
+            LiveGame::parse("game x\nsente A\ngote B\n* playing sfen a b - 1 moves\n").is_err()
+        );
+
+        // game 2 is over, but its line waits in its live file for game 1
+        live.ending = Some((Outcome::WhiteWins, Reason::Resign));
+        live.clocks = None;
+        live.scores = vec![None, None];
+        live.write(&dir).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "game 2\nsente A\ngote B b\n0-1 resign sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 2e2d 4a4b\n"
+        );
+        let line2 = RecordLine {
+            outcome: Outcome::WhiteWins,
+            reason: Reason::Resign,
+            start_sfen: start.into(),
+            moves: live.moves.clone(),
+        };
+        let report = |_: &str| {};
+        files.add::<Minishogi>(1, &line2, ["B b", "A"], &[None, None], &report);
+        assert!(path.exists());
+        let line1 = RecordLine {
+            moves: vec![],
+            ..line2.clone()
+        };
+        files.add::<Minishogi>(0, &line1, ["A", "B b"], &[], &report);
+        assert!(!path.exists());
+        assert_eq!(
+            std::fs::read_to_string(dir.join(GAMES_FILE)).unwrap(),
+            format!("{}\n{}\n", line1.format(), line2.format())
+        );
+        files.finish();
+        assert!(!dir.join("live").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

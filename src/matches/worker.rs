@@ -2,6 +2,7 @@
 //! one at a time and sending back each finished game.
 
 use std::marker::PhantomData;
+use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -13,7 +14,8 @@ use super::engine::{Engine, Failure, StartError};
 use super::interrupt;
 use super::judge::{Judge, Outcome, Reason};
 use super::openings::{self, Opening};
-use super::play::{play_game, GameRecord};
+use super::play::{play_game, GameRecord, Progress};
+use super::record::LiveGame;
 use super::tally::FinishedGame;
 use super::MatchConfig;
 
@@ -126,6 +128,7 @@ impl<V: Variant> Worker<'_, V> {
                 forfeit::<V>(&opening, loser_colour, *f, why)
             }
             (None, None) => {
+                let mut live = self.live_game(index, sente);
                 let (a, b) = self.slots.split_at_mut(1);
                 let (Some(e0), Some(e1)) = (a[0].as_mut(), b[0].as_mut()) else {
                     return Err(None);
@@ -135,13 +138,54 @@ impl<V: Variant> Worker<'_, V> {
                 } else {
                     ([e1, e0], [cfg.tcs[1], cfg.tcs[0]])
                 };
-                match play_game::<V>(engines, tcs, &opening.sfen, &opening.moves, &cfg.limits) {
+                let mut on_move = |p: &Progress| {
+                    if let Some(l) = live.as_mut() {
+                        p.start_sfen.clone_into(&mut l.game.start_sfen);
+                        l.game.moves = p.moves.to_vec();
+                        l.game.clocks = p.clocks;
+                        l.game.scores = p.scores.to_vec();
+                        l.write();
+                    }
+                };
+                let played = play_game::<V>(
+                    engines,
+                    tcs,
+                    &opening.sfen,
+                    &opening.moves,
+                    &cfg.limits,
+                    &mut on_move,
+                );
+                if let (Some(l), Ok(Some(r))) = (live.as_mut(), &played) {
+                    l.game.moves = r.moves.clone();
+                    l.game.ending = Some((r.outcome, r.reason));
+                    l.write();
+                }
+                match played {
                     Ok(Some(r)) => Ok(r),
                     Ok(None) => Err(None),
                     Err(e) => Err(Some(format!("game {}: {e}", index + 1))),
                 }
             }
         }
+    }
+
+    /// The live record of game `index` with engine `sente` as sente, when the match writes records.
+    fn live_game(&self, index: usize, sente: usize) -> Option<Live> {
+        let dir = self.shared.cfg.out_dir.clone()?;
+        let names = self.shared.names;
+        Some(Live {
+            dir,
+            warned: false,
+            game: LiveGame {
+                number: index + 1,
+                names: [names[sente].clone(), names[1 - sente].clone()],
+                clocks: None,
+                scores: Vec::new(),
+                start_sfen: String::new(),
+                moves: Vec::new(),
+                ending: None,
+            },
+        })
     }
 
     /// Readies both engines for a new game, restarting those that died or do not answer. Returns, per engine, why
@@ -184,6 +228,25 @@ impl<V: Variant> Worker<'_, V> {
             }
         }
         Ok(failure)
+    }
+}
+
+/// A game's live record and where it goes.
+struct Live {
+    dir: PathBuf,
+    game: LiveGame,
+    /// A folder that cannot be written is reported once per game, not once per move.
+    warned: bool,
+}
+
+impl Live {
+    fn write(&mut self) {
+        if let Err(e) = self.game.write(&self.dir) {
+            if !self.warned {
+                log::warn!("{e}");
+                self.warned = true;
+            }
+        }
     }
 }
 

@@ -366,6 +366,163 @@ fn analyse(page: &Page, game: &str) {
     });
 }
 
+/// The engine's scores of the game just played, drawn: one point of the graph's line per ply with a score.
+fn eval_graph(page: &Page) {
+    let scored = page.state()["evals"]
+        .as_array()
+        .expect("evals")
+        .iter()
+        .filter(|e| !e.is_null())
+        .count();
+    let points = page.eval(
+        "(() => { const l = document.getElementById('eval-line'); \
+         return l ? l.getAttribute('points').trim().split(/\\s+/).length : 0; })()",
+    );
+    assert!(scored >= 2, "the engine scored its moves: {scored}");
+    assert_eq!(points.as_u64(), Some(scored as u64));
+    page.screenshot("eval-graph.png");
+}
+
+/// A handicap chosen in the page's Start control: the game starts from its SFEN, gote to move.
+fn handicap(page: &Page) {
+    page.set_value("game", "shogi");
+    page.set_value("start", "bishop");
+    page.click("#new");
+    let bishop = "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1";
+    page.wait("the bishop handicap", Duration::from_secs(10), |p| {
+        p.state()["start_sfen"] == bishop
+    });
+    let s = page.state();
+    assert_eq!(
+        (s["sfen"].as_str(), s["game"].as_str()),
+        (Some(bishop), Some("shogi"))
+    );
+    assert!(page.moves().is_empty());
+    page.screenshot("handicap.png");
+}
+
+/// A running `hayate match` watched on the page: the game in progress is listed as playing, and once shown at
+/// its last ply the page follows it, the move count growing without a click.
+#[test]
+fn a_running_match_is_watched_live() {
+    let Some(path) = chromium() else { return };
+    let _one = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = std::env::temp_dir().join(format!("hayate-gui-browser-live-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let bin = env!("CARGO_BIN_EXE_hayate");
+    let engine = format!("cmd={bin}");
+    // slow enough (a few seconds a game) to be seen growing, and both games to finish well within the test
+    let mut matched = std::process::Command::new(bin)
+        .args([
+            "match",
+            "--variant",
+            "minishogi",
+            "--engine",
+            &engine,
+            "--engine",
+            &engine,
+        ])
+        .args([
+            "--games",
+            "2",
+            "--tc",
+            "nodes=20000",
+            "--out",
+            dir.to_str().expect("path"),
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("start hayate match");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !dir.join("games.txt").exists() {
+        assert!(Instant::now() < deadline, "no games.txt");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let server = Server::start(&["--watch", dir.to_str().expect("path")]);
+    let profile = std::env::temp_dir().join(format!("hayate-gui-test-live-{}", std::process::id()));
+    let browser = launch(path, &profile);
+    let tab = browser.new_tab();
+    tab.set_default_timeout(Duration::from_secs(30));
+    tab.navigate_to(&server.url("/"));
+    let page = Page { tab: &tab };
+    let playing = "[...document.getElementById('watch-games').options].findIndex(o => o.text.includes('playing'))";
+    let text = |p: &Page| {
+        p.eval("document.getElementById('watch-ply').textContent")
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    };
+    // a game that ends before it was seen growing by two moves gives way to the next one
+    let mut grown = None;
+    for _ in 0..2 {
+        page.wait("a game in progress listed", Duration::from_secs(60), |p| {
+            p.eval(playing).as_i64().is_some_and(|i| i >= 0)
+        });
+        let index = page.eval(playing).as_i64().expect("index");
+        page.set_value("watch-games", &index.to_string());
+        page.click("#watch-last");
+        let shown = |p: &Page| -> Option<(usize, usize, bool)> {
+            let s = p.state();
+            let w = &s["watched"];
+            (w[0].as_i64() == Some(index)).then(|| {
+                (
+                    p.moves().len(),
+                    w[1].as_u64().unwrap_or(0) as usize,
+                    s["result"].is_null(),
+                )
+            })
+        };
+        page.wait("the game in progress shown", Duration::from_secs(10), |p| {
+            shown(p).is_some_and(|(ply, plies, _)| ply == plies)
+        });
+        let (first, _, _) = shown(&page).expect("shown");
+        page.wait(
+            "the game's plies, or its end",
+            Duration::from_secs(60),
+            |p| {
+                shown(p).is_some_and(|(ply, plies, playing)| {
+                    !playing || (ply == plies && ply >= first + 2)
+                })
+            },
+        );
+        if shown(&page).is_some_and(|(_, _, playing)| playing) {
+            grown = Some(index);
+            break;
+        }
+    }
+    let index = grown.expect("a game seen growing on the page");
+    // the count shown, the move list and the graph of the engines' scores agree with the state, at the last ply
+    let agree = "(() => { const s = window.hayate.state; \
+        return document.getElementById('watch-ply').textContent === `ply ${s.moves.length} / ${s.watched[1]} (playing)` \
+        && document.getElementById('moves').children.length === s.moves.length \
+        && s.evals.some(e => e !== null) && document.getElementById('eval-line') \
+        && document.getElementById('eval-line').getAttribute('points').trim().split(/\\s+/).length \
+           === s.evals.filter(e => e !== null).length; })()";
+    page.wait("the page's count and graph", Duration::from_secs(10), |p| {
+        p.eval(agree) == Value::Bool(true)
+    });
+    page.screenshot("watch-live.png");
+    // the game ends and moves to the finished games: the page shows its result
+    page.wait("the game over", Duration::from_secs(120), |p| {
+        !p.state()["result"].is_null()
+    });
+    assert!(!text(&page).contains("playing"), "{}", text(&page));
+    assert_eq!(matched.wait().expect("match").code(), Some(0));
+    let games = std::fs::read_to_string(dir.join("games.txt")).expect("games.txt");
+    let line = games.lines().nth(index as usize).expect("the game's line");
+    let finished: Vec<&str> = line
+        .split_once(" moves")
+        .expect("moves")
+        .1
+        .split_whitespace()
+        .collect();
+    let moves = page.moves();
+    assert!(finished.len() >= moves.len() && finished[..moves.len()] == moves[..]);
+    drop(browser);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&profile);
+}
+
 #[test]
 fn complete_games_analysis_and_tsume_on_all_three_boards() {
     let Some(path) = chromium() else { return };
@@ -424,6 +581,9 @@ fn complete_games_analysis_and_tsume_on_all_three_boards() {
         if tc != ENGINE_TC {
             assert!(end["clocks"].is_array(), "{game}: clocks shown");
         }
+        if game == "minishogi" {
+            eval_graph(&page);
+        }
         page.screenshot(&format!("{game}-end.png"));
         analyse(&page, game);
     }
@@ -462,6 +622,9 @@ fn complete_games_analysis_and_tsume_on_all_three_boards() {
         "{label}"
     );
     page.screenshot("tsume-latin-flipped.png");
+    page.click("#pieces");
+    page.click("#flip");
+    handicap(&page);
     // the watched record, stepped through
     page.wait("the watched games", Duration::from_secs(10), |p| {
         p.eval("document.getElementById('watch-games').options.length")
@@ -485,6 +648,27 @@ fn complete_games_analysis_and_tsume_on_all_three_boards() {
         (Some("0-1"), Some("resign"))
     );
     page.screenshot("watch.png");
+    // Auto: from the start, the shown ply advances by itself to the end, then the button pauses it
+    page.click("#watch-first");
+    page.wait("the watched start", Duration::from_secs(10), |p| {
+        p.state()["watched"] == serde_json::json!([0, 2]) && p.moves().is_empty()
+    });
+    page.click("#watch-auto");
+    assert_eq!(
+        page.eval("document.getElementById('watch-auto').textContent"),
+        "Pause"
+    );
+    page.wait("ply 1 by itself", Duration::from_secs(10), |p| {
+        p.moves() == ["3e3d"]
+    });
+    page.wait("ply 2 by itself", Duration::from_secs(10), |p| {
+        p.moves().len() == 2
+    });
+    page.click("#watch-auto");
+    assert_eq!(
+        page.eval("document.getElementById('watch-auto').textContent"),
+        "Auto"
+    );
     // a crashed engine: reported on the page with a button that starts it again (it crashes again)
     page.set_value("engine", "1");
     page.set_value("engine-side", "black");

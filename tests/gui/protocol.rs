@@ -2,7 +2,7 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use tungstenite::Message;
@@ -523,8 +523,10 @@ fn a_record_file_is_replayed_and_followed_as_it_grows() {
     assert_eq!(
         list["games"],
         json!([
-            {"game": "shogi", "plies": 1, "result": "1-0", "reason": "checkmate", "error": null},
-            {"game": "minishogi", "plies": 2, "result": "0-1", "reason": "resign", "error": null},
+            {"game": "shogi", "plies": 1, "result": "1-0", "reason": "checkmate", "error": null,
+             "live": false, "players": null},
+            {"game": "minishogi", "plies": 2, "result": "0-1", "reason": "resign", "error": null,
+             "live": false, "players": null},
         ])
     );
     let s = c.request(json!({"type": "watch", "index": 1, "ply": 1}));
@@ -540,6 +542,12 @@ fn a_record_file_is_replayed_and_followed_as_it_grows() {
     );
     let e = c.request(json!({"type": "watch", "index": 1, "ply": 3}));
     assert_eq!(e["message"], "the game has 2 plies, not 3");
+    // no ply: the last
+    let s = c.request(json!({"type": "watch", "index": 1}));
+    assert_eq!(
+        (s["moves"].clone(), s["watched"].clone()),
+        (json!(["3e3d", "3a3b"]), json!([1, 2]))
+    );
     let e = c.request(json!({"type": "watch", "index": 5, "ply": 0}));
     assert_eq!(e["message"], "no game 5 in the watched file");
     // a running match appends its games: the list grows; a line the rules reject is listed with its error
@@ -550,6 +558,41 @@ fn a_record_file_is_replayed_and_followed_as_it_grows() {
     assert_eq!(list["games"][2]["error"], "illegal move '3e3c'");
     let e = c.request(json!({"type": "watch", "index": 2, "ply": 0}));
     assert_eq!(e["message"], "illegal move '3e3c'");
+    // live records: one cut short, one not a record, one with an illegal move are left out; a good one is listed
+    // after the finished games and, once watched, pushed again as it grows
+    let live = dir.join("live");
+    std::fs::create_dir_all(&live).unwrap();
+    let head = "game 4\nsente A\ngote B\n* playing sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 3e3d";
+    std::fs::write(live.join("4.txt"), head).unwrap();
+    std::fs::write(live.join("5.txt"), "garbage\n").unwrap();
+    std::fs::write(
+        live.join("6.txt"),
+        "game 6\nsente A\ngote B\n* playing sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 3e3c\n",
+    )
+    .unwrap();
+    let list = c.request(json!({"type": "watch_list"}));
+    assert_eq!(list["games"].as_array().map(Vec::len), Some(3));
+    std::fs::write(live.join("4.txt"), format!("{head}\n")).unwrap();
+    let list = c.request(json!({"type": "watch_list"}));
+    assert_eq!(
+        list["games"][3],
+        json!({"game": "minishogi", "plies": 1, "result": null, "reason": null, "error": null,
+               "live": true, "players": ["A", "B"]})
+    );
+    let s = c.request(json!({"type": "watch", "index": 3, "ply": 1}));
+    assert_eq!(s["watched"], json!([3, 1]));
+    std::fs::write(
+        live.join("4.txt"),
+        "game 4\nsente A\ngote B\nclocks 900 800\nscores 12 -30\n\
+         * playing sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 3e3d 3a3b\n",
+    )
+    .unwrap();
+    let s = c.wait_state(Duration::from_secs(5), |s| s["watched"] == json!([3, 2]));
+    assert_eq!(
+        (s["moves"].clone(), s["clocks"].clone(), s["result"].clone()),
+        (json!(["3e3d", "3a3b"]), json!([900, 800]), Value::Null)
+    );
+    assert_eq!(s["evals"], json!([12, -30, null]));
     // without --watch
     let server = Server::start(&[]);
     let mut c = server.socket();
@@ -559,5 +602,128 @@ fn a_record_file_is_replayed_and_followed_as_it_grows() {
         e["message"],
         "no record file is watched (hayate gui --watch FILE)"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A real `hayate match` watched through the socket: a game in progress is pushed move by move, each move list a
+/// head of the game's line in games.txt once it is over.
+#[test]
+fn a_running_match_is_watched_move_by_move() {
+    let dir = std::env::temp_dir().join(format!("hayate-gui-live-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let bin = env!("CARGO_BIN_EXE_hayate");
+    let engine = format!("cmd={bin}");
+    let mut matched = std::process::Command::new(bin)
+        .args([
+            "match",
+            "--variant",
+            "minishogi",
+            "--engine",
+            &engine,
+            "--engine",
+            &engine,
+        ])
+        .args([
+            "--games",
+            "2",
+            "--tc",
+            "nodes=10000",
+            "--out",
+            dir.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("start hayate match");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !dir.join("games.txt").exists() {
+        assert!(Instant::now() < deadline, "no games.txt");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let server = Server::start(&["--watch", dir.to_str().unwrap()]);
+    let mut c = server.socket();
+    c.send(json!({"type": "watch_list"}));
+    // (game index, its moves) for every state of a game in progress
+    let mut seen: Vec<(u64, Vec<String>)> = Vec::new();
+    let mut watching: Option<u64> = None;
+    let mut finished_seen = false;
+    // the engines' scores, from the live records, drawn in the graph
+    let mut scored = false;
+    let lengths_of = |seen: &[(u64, Vec<String>)], i: u64| {
+        let mut l: Vec<usize> = seen
+            .iter()
+            .filter(|s| s.0 == i)
+            .map(|s| s.1.len())
+            .collect();
+        l.dedup();
+        l
+    };
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut ended: Option<Instant> = None;
+    // the server's last pushes come within a poll or two of the match's end
+    while Instant::now() < deadline && ended.is_none_or(|t| t.elapsed() < Duration::from_secs(2)) {
+        if ended.is_none() && matched.try_wait().expect("match status").is_some() {
+            ended = Some(Instant::now());
+        }
+        let Some(m) = c.next(Duration::from_millis(200)) else {
+            continue;
+        };
+        match m["type"].as_str() {
+            Some("games") if watching.is_none() => {
+                let games = m["games"].as_array().expect("games");
+                if let Some((i, g)) = games.iter().enumerate().find(|(_, g)| g["live"] == true) {
+                    watching = Some(i as u64);
+                    assert!(g["plies"].is_u64());
+                    c.send(json!({"type": "watch", "index": i}));
+                }
+            }
+            Some("state") => {
+                let Some(i) = watching.filter(|&i| m["watched"][0] == i) else {
+                    continue;
+                };
+                let moves: Vec<String> = serde_json::from_value(m["moves"].clone()).expect("moves");
+                scored |= m["evals"]
+                    .as_array()
+                    .is_some_and(|e| e.iter().any(Value::is_i64));
+                if m["result"].is_null() {
+                    seen.push((i, moves));
+                } else {
+                    finished_seen = true;
+                    // a game too short to be seen growing: the next one
+                    if lengths_of(&seen, i).len() < 2 {
+                        watching = None;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(matched.wait().expect("match").code(), Some(0));
+    let text = std::fs::read_to_string(dir.join("games.txt")).expect("games.txt");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(
+        !dir.join("live").exists(),
+        "the live records are removed at the end"
+    );
+    assert!(finished_seen, "no watched game was seen finished");
+    assert!(scored, "no score of the engines came with the watched game");
+    let grown: Vec<Vec<usize>> = (0..2)
+        .map(|i| lengths_of(&seen, i))
+        .filter(|l| l.len() >= 2)
+        .collect();
+    eprintln!("watched games seen at plies {grown:?}");
+    assert!(!grown.is_empty(), "no game seen at two lengths: {seen:?}");
+    for l in &grown {
+        assert!(l.windows(2).all(|w| w[0] < w[1]), "{l:?}");
+    }
+    for (i, moves) in &seen {
+        let words: Vec<&str> = lines[*i as usize].split_whitespace().collect();
+        let at = words.iter().position(|&w| w == "moves").expect("moves");
+        let finished = &words[at + 1..];
+        assert!(
+            finished.len() >= moves.len() && finished[..moves.len()] == moves[..],
+            "{moves:?} is not the head of {finished:?}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

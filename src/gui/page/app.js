@@ -42,17 +42,29 @@ function onHello(msg) {
   fillStarts();
   if (msg.watching) {
     $("watch").hidden = false;
+    // from then on the server pushes the list whenever a running match's games grow or end
     send({ type: "watch_list" });
-    // a running match adds games as they finish
-    setInterval(() => send({ type: "watch_list" }), 5000);
   }
 }
 
+let watchedGames = [];
 function onGames(msg) {
+  watchedGames = msg.games;
   const sel = $("watch-games"), keep = sel.value;
-  sel.replaceChildren(...msg.games.map((g, i) => new Option(
-    g.error ? `${i + 1}: ${g.error}` : `${i + 1}: ${g.game} ${g.result || ""} ${g.reason || ""} (${g.plies} plies)`, i)));
+  sel.replaceChildren(...msg.games.map((g, i) => {
+    if (g.error) return new Option(`${i + 1}: ${g.error}`, i);
+    const who = g.players ? ` ${g.players[0]} – ${g.players[1]}` : "";
+    const end = g.live ? "playing" : `${g.result || ""} ${g.reason || ""}`;
+    return new Option(`${i + 1}: ${g.game}${who} ${end} (${g.plies} plies)`, i);
+  }));
   if (keep !== "" && Number(keep) < msg.games.length) sel.value = keep;
+  showWatchPly();
+}
+
+function showWatchPly() {
+  const w = state && state.watched;
+  const live = w && watchedGames[w[0]] && watchedGames[w[0]].live ? " (playing)" : "";
+  $("watch-ply").textContent = w ? `ply ${state.moves.length} / ${w[1]}${live}` : "";
 }
 
 // Replays the watched game: the server holds it and shows it at the asked ply.
@@ -69,7 +81,11 @@ $("watch-games").onchange = () => watchGo(0);
 $("watch-first").onclick = () => watchGo(0);
 $("watch-prev").onclick = () => watchGo(watchPly() - 1);
 $("watch-next").onclick = () => watchGo(state && state.watched ? watchPly() + 1 : 1);
-$("watch-last").onclick = () => watchGo(state && state.watched ? state.watched[1] : 0);
+// no ply: the server's last, which a game in progress may have moved past since the page heard of it
+$("watch-last").onclick = () => {
+  const index = Number($("watch-games").value);
+  if (!Number.isNaN(index)) send({ type: "watch", index });
+};
 $("watch-auto").onclick = () => {
   if (watchTimer) { clearInterval(watchTimer); watchTimer = null; $("watch-auto").textContent = "Auto"; return; }
   $("watch-auto").textContent = "Pause";
@@ -107,7 +123,7 @@ function onState(msg) {
   drawMoves();
   drawGraph();
   drawClocks();
-  $("watch-ply").textContent = msg.watched ? `ply ${msg.moves.length} / ${msg.watched[1]}` : "";
+  showWatchPly();
 }
 
 function draw() {
