@@ -38,8 +38,6 @@ struct Candidate {
     /// Neither a capture nor a promotion.
     quiet: bool,
     gives_check: bool,
-    /// A quiet move's history and continuation histories together (`quiet_score`); 0 for the others.
-    stat: i32,
 }
 
 /// The late-move reduction before adjustments, ln(depth)·ln(moves searched)/2 rounded down, as computed when the
@@ -292,16 +290,10 @@ impl<V: GameEval> Worker<'_, V> {
             let capture = !m.is_drop() && self.pos.piece_at(m.to()).is_some();
             let quiet = !capture && !m.is_promotion();
             let gives_check = self.pos.gives_check(m);
-            let stat = if quiet {
-                self.ordering.quiet_score(&self.pos, m, rows)
-            } else {
-                0
-            };
             let c = Candidate {
                 mv: m,
                 quiet,
                 gives_check,
-                stat,
             };
 
             // Step 12. Pruning at shallow depth.
@@ -494,11 +486,6 @@ impl<V: GameEval> Worker<'_, V> {
             if depth <= 3 && n.static_eval + 150 + 120 * depth <= alpha {
                 return true;
             }
-            // history pruning: near the leaves, a quiet move that has failed here and after these moves
-            // again and again is not worth even a reduced search
-            if depth <= 4 && c.stat < -3000 * depth {
-                return true;
-            }
         }
         false
     }
@@ -506,7 +493,7 @@ impl<V: GameEval> Worker<'_, V> {
     /// Step 14. Late move reductions: a quiet move that comes late in the ordering is unlikely to beat alpha, so
     /// it is searched shallower first (and again at full depth if it does beat alpha). The reduction grows with
     /// the depth and the number of moves searched before (`REDUCTIONS`); it is one less at PV nodes and for
-    /// killers, one more when not improving, and less or more by the move's histories. Not for the first three moves, captures, promotions,
+    /// killers, and less or more by the move's history. Not for the first three moves, captures, promotions,
     /// checks and evasions. This is where the search's depth comes from: most moves of most nodes are reduced.
     fn reduction(&self, n: &Node, c: Candidate, new_depth: i32, searched: i32) -> i32 {
         if n.depth < 3 || searched < 3 || !c.quiet || n.in_check || c.gives_check {
@@ -519,12 +506,8 @@ impl<V: GameEval> Worker<'_, V> {
         if self.ordering.is_killer(n.ply, c.mv) {
             r -= 1;
         }
-        // a side whose position got worse with its last move is more likely failing low here
-        if !n.improving {
-            r += 1;
-        }
         // moves that have often cut off elsewhere are reduced less, moves that never do more
-        r -= c.stat / 12288;
+        r -= self.ordering.quiet_score(&self.pos, c.mv, self.cont_rows()) / 12288;
         r.clamp(0, new_depth - 1)
     }
 
