@@ -4,7 +4,6 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use super::node::reduction_table;
 use super::ordering::{ContIndex, MoveOrdering};
 use super::smp::{Shared, DEFER_DEPTH};
 use super::{Info, SearchResult, INFINITE, MATE, MATE_BOUND, MAX_PLY};
@@ -339,25 +338,13 @@ impl<'a, V: GameEval> Worker<'a, V> {
             };
             let i = i + pv_idx;
             let check = self.pos.gives_check(m);
-            let quiet = m.is_drop() || (self.pos.piece_at(m.to()).is_none() && !m.is_promotion());
-            // Late quiet moves at the root are reduced as inside the tree, one ply less (this is a PV node):
-            // shogi's roots have a hundred moves and more, most of them hopeless, and searching each to full
-            // depth spent much of every iteration there.
-            let r = if depth >= 3 && k >= 3 && quiet && !check {
-                (reduction_table(depth, k as i32) - 1).clamp(0, depth - 2)
-            } else {
-                0
-            };
             self.make(m);
             self.nodes += 1;
             let ext = i32::from(check);
             let score = if i == pv_idx {
                 -self.search(-beta, -alpha, depth - 1 + ext, 1, true)
             } else {
-                let mut s = -self.search(-alpha - 1, -alpha, depth - 1 + ext - r, 1, false);
-                if s > alpha && r > 0 && !self.stopped {
-                    s = -self.search(-alpha - 1, -alpha, depth - 1 + ext, 1, false);
-                }
+                let mut s = -self.search(-alpha - 1, -alpha, depth - 1 + ext, 1, false);
                 if s > alpha && s < beta && !self.stopped {
                     s = -self.search(-beta, -alpha, depth - 1 + ext, 1, true);
                 }

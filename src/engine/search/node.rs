@@ -66,7 +66,7 @@ static REDUCTIONS: LazyLock<Vec<[u8; MAX_MOVES]>> = LazyLock::new(|| {
 });
 
 #[inline]
-pub(super) fn reduction_table(depth: i32, searched: i32) -> i32 {
+fn reduction_table(depth: i32, searched: i32) -> i32 {
     debug_assert!(
         (0..=MAX_PLY as i32).contains(&depth) && (0..MAX_MOVES as i32).contains(&searched)
     );
