@@ -25,7 +25,7 @@ struct Node {
     depth: i32,
     pv_node: bool,
     in_check: bool,
-    /// -INFINITE in check; else the static score, refined by a table bound on the right side of it.
+    /// -INFINITE in check.
     static_eval: i32,
     /// The static score beats the one two plies up.
     improving: bool,
@@ -196,23 +196,7 @@ impl<V: GameEval> Worker<'_, V> {
             }
         };
         self.evals[ply] = static_eval;
-        // The pruning steps compare a better guess than the static score where the table has one: a bound from
-        // a search of this node that lies on the far side of the static score (improving keeps the static
-        // score, so that it compares like with like two plies apart).
-        let static_eval_raw = static_eval;
-        let static_eval = match tt {
-            Some(t) if !in_check && t.score.abs() < MATE_BOUND => {
-                let s = score_from_tt(t.score, ply);
-                match t.bound {
-                    Bound::Lower if s > static_eval => s,
-                    Bound::Upper if s < static_eval => s,
-                    Bound::Exact => s,
-                    _ => static_eval,
-                }
-            }
-            _ => static_eval,
-        };
-        let improving = !in_check && ply >= 2 && static_eval_raw > self.evals[ply - 2];
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         let node = Node {
             ply,
             depth,
@@ -438,8 +422,7 @@ impl<V: GameEval> Worker<'_, V> {
         {
             return None;
         }
-        // the further above beta, the less the opponent's reply could matter: reduce more
-        let r = 3 + depth / 4 + ((n.static_eval - beta) / 200).min(3);
+        let r = 3 + depth / 4;
         self.make_null();
         let s = -self.search(-beta, -beta + 1, depth - 1 - r, n.ply + 1, false);
         self.unmake_null();
@@ -548,8 +531,7 @@ impl<V: GameEval> Worker<'_, V> {
             TtData {
                 mv: best_move,
                 score: score_to_tt(best, n.ply),
-                // the static score itself, not the table's refinement of it
-                eval: if n.in_check { 0 } else { self.evals[n.ply] },
+                eval: if n.in_check { 0 } else { n.static_eval },
                 depth: n.depth,
                 bound,
             },
