@@ -4,7 +4,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use super::ordering::{ContIndex, MoveOrdering};
+use super::ordering::MoveOrdering;
 use super::smp::{Shared, DEFER_DEPTH};
 use super::{Info, SearchResult, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::engine::eval::GameEval;
@@ -41,8 +41,6 @@ pub(super) struct Worker<'a, V: GameEval> {
     completed_depth: i32,
     /// The net and its accumulators, when the search evaluates with a net.
     pub(super) nnue: Option<(&'a Network, AccumulatorStack)>,
-    /// The `cont_index` of each move made since the root (`NO_CONT` for a null move).
-    pub(super) cont_stack: Vec<ContIndex>,
 }
 
 impl<'a, V: GameEval> Worker<'a, V> {
@@ -69,7 +67,6 @@ impl<'a, V: GameEval> Worker<'a, V> {
             root_moves: Vec::new(),
             completed_depth: 0,
             nnue,
-            cont_stack: Vec::with_capacity(MAX_PLY + 1),
         }
     }
 

@@ -239,10 +239,7 @@ impl<V: GameEval> Worker<'_, V> {
         if moves.is_empty() {
             return -MATE + ply as i32;
         }
-        let rows = self.cont_rows();
-        let mut scores = self
-            .ordering
-            .score_moves(&self.pos, &moves, tt_move, ply, rows);
+        let mut scores = self.ordering.score_moves(&self.pos, &moves, tt_move, ply);
 
         // Step 11. Loop through the moves, best scored first (`pick`). With several workers, this node is marked
         // as being searched, and a late move whose position another worker is searching right now is put off to
@@ -253,7 +250,6 @@ impl<V: GameEval> Worker<'_, V> {
         let mut best_move = Move::NONE;
         let mut searched = 0;
         let mut quiets_tried: MoveList = MoveList::new();
-        let mut captures_tried: MoveList = MoveList::new();
         let busy = self.sh.busy.filter(|_| depth >= DEFER_DEPTH);
         let _mark = busy.and_then(|b| b.claim(key));
         let generated = moves.len();
@@ -315,9 +311,7 @@ impl<V: GameEval> Worker<'_, V> {
             searched += 1;
 
             // Step 16. Check for a new best move. A quiet move that cuts off becomes a killer and gains history
-            // and continuation history (the quiet moves tried before it lose some), so that it comes early in the
-            // next similar node; a capture that cuts off gains capture history. The captures tried before the
-            // move that cut off lose capture history either way.
+            // (the quiet moves tried before it lose some), so that it comes early in the next similar node.
             if score > best {
                 best = score;
                 if score > alpha {
@@ -328,29 +322,15 @@ impl<V: GameEval> Worker<'_, V> {
                     }
                     if score >= beta {
                         if quiet {
-                            self.ordering.reward_quiet(
-                                &self.pos,
-                                m,
-                                &quiets_tried,
-                                depth,
-                                ply,
-                                rows,
-                            );
+                            self.ordering
+                                .reward_quiet(&self.pos, m, &quiets_tried, depth, ply);
                         }
-                        self.ordering.reward_capture(
-                            &self.pos,
-                            capture.then_some(m),
-                            &captures_tried,
-                            depth,
-                        );
                         break;
                     }
                 }
             }
             if quiet {
                 quiets_tried.push(m);
-            } else if capture {
-                captures_tried.push(m);
             }
         }
         if searched == 0 {
@@ -423,9 +403,9 @@ impl<V: GameEval> Worker<'_, V> {
             return None;
         }
         let r = 3 + depth / 4;
-        self.make_null();
+        self.pos.do_null_move();
         let s = -self.search(-beta, -beta + 1, depth - 1 - r, n.ply + 1, false);
-        self.unmake_null();
+        self.pos.undo_null_move();
         if self.stopped {
             return Some(0);
         }
@@ -490,7 +470,7 @@ impl<V: GameEval> Worker<'_, V> {
             r -= 1;
         }
         // moves that have often cut off elsewhere are reduced less, moves that never do more
-        r -= self.ordering.quiet_score(&self.pos, c.mv, self.cont_rows()) / 12288;
+        r -= self.ordering.history(self.pos.side_to_move(), c.mv) / 8192;
         r.clamp(0, new_depth - 1)
     }
 

@@ -5,9 +5,8 @@
 use super::MAX_PLY;
 use crate::engine::eval::{capture_value, see_ge, GameEval};
 use crate::rules::moves::{Move, MoveList, MAX_MOVES};
-use crate::rules::piece::KIND_COUNT;
+use crate::rules::piece::Color;
 use crate::rules::position::Position;
-use crate::rules::variant::Variant;
 
 /// History index of a move: its origin square or dropped kind, and its destination.
 #[inline]
@@ -20,51 +19,6 @@ fn history_index(m: Move) -> usize {
     from * 81 + m.to().index()
 }
 const HISTORY_SIZE: usize = 88 * 81;
-
-/// Continuation-history index of a move: the mover's colour, the kind that moves (as it stood, or the dropped
-/// kind) and the destination. Unlike `history_index` it names the piece, so a row says which piece went where.
-pub(super) type ContIndex = u16;
-const CONT_SIZE: usize = 2 * KIND_COUNT * 81;
-/// The row of "no move": before the root and after a null move. Updated like any row and never meaningful.
-pub(super) const NO_CONT: ContIndex = CONT_SIZE as ContIndex;
-
-/// The continuation index of `m` in `pos`, before it is played.
-#[inline]
-pub(super) fn cont_index<V: Variant>(pos: &Position<V>, m: Move) -> ContIndex {
-    let kind = if m.is_drop() {
-        m.dropped()
-    } else {
-        pos.piece_at(m.from()).kind()
-    };
-    ((pos.side_to_move().index() * KIND_COUNT + kind.index()) * 81 + m.to().index()) as ContIndex
-}
-
-/// Capture-history index of a capture: the mover's colour, the capturing kind, the destination and the kind
-/// captured.
-#[inline]
-fn capture_index<V: Variant>(pos: &Position<V>, m: Move) -> usize {
-    let mover = pos.piece_at(m.from()).kind().index();
-    let victim = pos.piece_at(m.to()).kind().index();
-    ((pos.side_to_move().index() * KIND_COUNT + mover) * 81 + m.to().index()) * KIND_COUNT + victim
-}
-const CAPTURE_SIZE: usize = 2 * KIND_COUNT * 81 * KIND_COUNT;
-
-/// The continuation rows a node reads: those of the moves one and two plies before it.
-pub(super) type ContRows = [ContIndex; 2];
-
-/// Moves the history value `e` towards `bonus` (negative: a malus) in proportion to what is left: a gravity
-/// that keeps it within +-16384 without rescaling.
-#[inline]
-fn pull(e: &mut i32, bonus: i32) {
-    *e += bonus - *e * bonus.abs() / 16384;
-}
-
-#[inline]
-fn pull16(e: &mut i16, bonus: i32) {
-    let mut v = i32::from(*e);
-    pull(&mut v, bonus);
-    *e = v as i16;
-}
 
 /// Move scores, by the move's place in its list.
 pub(super) type Scores = [i32; MAX_MOVES];
@@ -79,13 +33,6 @@ pub(super) struct MoveOrdering {
     history: Vec<[i32; HISTORY_SIZE]>,
     /// The quiet move that last cut off right after the opponent's move, by that move's `history_index`.
     counter_moves: Vec<Move>,
-    /// Continuation history: by the `cont_index` of the move one or two plies before (the row) and the quiet
-    /// move's own (the column), how often that move cut off after that one. It knows what history cannot: that a
-    /// move answers the opponent's last move, or follows up our own previous one.
-    cont: Vec<[i16; CONT_SIZE]>,
-    /// Capture history, by `capture_index`: which captures cut off, raised and lowered like `history`. Orders
-    /// captures of the same victim (and breaks near ties between victims) by what has worked.
-    captures: Vec<i16>,
 }
 
 impl MoveOrdering {
@@ -94,8 +41,6 @@ impl MoveOrdering {
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             history: vec![[0; HISTORY_SIZE]; 2],
             counter_moves: vec![Move::NONE; HISTORY_SIZE],
-            cont: vec![[0; CONT_SIZE]; CONT_SIZE + 1],
-            captures: vec![0; CAPTURE_SIZE],
         }
     }
 
@@ -115,36 +60,10 @@ impl MoveOrdering {
         m == self.killers[ply][0] || m == self.killers[ply][1]
     }
 
-    /// The quiet move's standing from all its statistics: history and the two continuation histories.
+    /// The history score of a quiet move by `us`.
     #[inline]
-    pub(super) fn quiet_score<V: Variant>(
-        &self,
-        pos: &Position<V>,
-        m: Move,
-        rows: ContRows,
-    ) -> i32 {
-        let col = cont_index(pos, m) as usize;
-        self.history[pos.side_to_move().index()][history_index(m)]
-            + i32::from(self.cont[rows[0] as usize][col])
-            + i32::from(self.cont[rows[1] as usize][col])
-    }
-
-    /// Credits the capture `m` that cut off (`None` when a quiet move did) and debits the captures `tried`
-    /// before it in vain.
-    pub(super) fn reward_capture<V: Variant>(
-        &mut self,
-        pos: &Position<V>,
-        m: Option<Move>,
-        tried: &MoveList,
-        depth: i32,
-    ) {
-        let bonus = (depth * depth).min(400);
-        if let Some(m) = m {
-            pull16(&mut self.captures[capture_index(pos, m)], bonus);
-        }
-        for &q in tried {
-            pull16(&mut self.captures[capture_index(pos, q)], -bonus);
-        }
+    pub(super) fn history(&self, us: Color, m: Move) -> i32 {
+        self.history[us.index()][history_index(m)]
     }
 
     /// Credits the quiet move `m` that cut off at `ply` (of `pos`, before it is played), and debits the quiet
@@ -156,7 +75,6 @@ impl MoveOrdering {
         tried: &MoveList,
         depth: i32,
         ply: usize,
-        rows: ContRows,
     ) {
         if self.killers[ply][0] != m {
             self.killers[ply][1] = self.killers[ply][0];
@@ -166,16 +84,11 @@ impl MoveOrdering {
         // keeps the values within about +-16384 without rescaling)
         let bonus = (depth * depth).min(400);
         let h = &mut self.history[pos.side_to_move().index()];
-        pull(&mut h[history_index(m)], bonus);
+        let e = &mut h[history_index(m)];
+        *e += bonus - *e * bonus / 16384;
         for &q in tried {
-            pull(&mut h[history_index(q)], -bonus);
-        }
-        for row in rows {
-            let r = &mut self.cont[row as usize];
-            pull16(&mut r[cont_index(pos, m) as usize], bonus);
-            for &q in tried {
-                pull16(&mut r[cont_index(pos, q) as usize], -bonus);
-            }
+            let e = &mut h[history_index(q)];
+            *e -= bonus + *e * bonus / 16384;
         }
         if let Some(prev) = pos.history().last() {
             if !prev.mv.is_none() {
@@ -192,9 +105,9 @@ impl MoveOrdering {
         moves: &MoveList,
         tt_move: Move,
         ply: usize,
-        rows: ContRows,
     ) -> Scores {
         let mut scores = [0i32; MAX_MOVES];
+        let us = pos.side_to_move();
         let counter = pos
             .history()
             .last()
@@ -209,9 +122,7 @@ impl MoveOrdering {
                 let victim = capture_value::<V>(pos.piece_at(m.to()).kind());
                 let attacker = V::BOARD_VALUE[pos.piece_at(m.from()).kind().index()];
                 let base = if see_ge(pos, m, 0) { 1 << 28 } else { 1 << 24 };
-                base + victim * 16 - attacker / 16
-                    + i32::from(self.captures[capture_index(pos, m)]) / 4
-                    + if m.is_promotion() { 500 } else { 0 }
+                base + victim * 16 - attacker / 16 + if m.is_promotion() { 500 } else { 0 }
             } else if m.is_promotion() {
                 (1 << 27) + 100
             } else if m == self.killers[ply][0] {
@@ -221,7 +132,7 @@ impl MoveOrdering {
             } else if m == counter {
                 1 << 25
             } else {
-                self.quiet_score(pos, m, rows)
+                self.history[us.index()][history_index(m)]
             };
         }
         scores

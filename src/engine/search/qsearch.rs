@@ -63,10 +63,9 @@ impl<V: GameEval> Worker<'_, V> {
                 }
             }
         }
-        let rows = self.cont_rows();
-        let mut scores =
-            self.ordering
-                .score_moves(&self.pos, &moves, Move::NONE, ply.min(MAX_PLY), rows);
+        let mut scores = self
+            .ordering
+            .score_moves(&self.pos, &moves, Move::NONE, ply.min(MAX_PLY));
         let mut best = stand_pat;
         for i in 0..moves.len() {
             let m = pick(&mut moves, &mut scores, i);
