@@ -409,35 +409,8 @@ fn a_running_match_is_watched_live() {
     let _one = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let dir = std::env::temp_dir().join(format!("hayate-gui-browser-live-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let bin = env!("CARGO_BIN_EXE_hayate");
-    let engine = format!("cmd={bin}");
     // slow enough (a few seconds a game) to be seen growing, and both games to finish well within the test
-    let mut matched = std::process::Command::new(bin)
-        .args([
-            "match",
-            "--variant",
-            "minishogi",
-            "--engine",
-            &engine,
-            "--engine",
-            &engine,
-        ])
-        .args([
-            "--games",
-            "2",
-            "--tc",
-            "nodes=20000",
-            "--out",
-            dir.to_str().expect("path"),
-        ])
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("start hayate match");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !dir.join("games.txt").exists() {
-        assert!(Instant::now() < deadline, "no games.txt");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut matched = super::server::start_minishogi_match(&dir, 20000);
     let server = Server::start(&["--watch", dir.to_str().expect("path")]);
     let profile = std::env::temp_dir().join(format!("hayate-gui-test-live-{}", std::process::id()));
     let browser = launch(path, &profile);

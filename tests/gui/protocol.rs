@@ -611,34 +611,7 @@ fn a_record_file_is_replayed_and_followed_as_it_grows() {
 fn a_running_match_is_watched_move_by_move() {
     let dir = std::env::temp_dir().join(format!("hayate-gui-live-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let bin = env!("CARGO_BIN_EXE_hayate");
-    let engine = format!("cmd={bin}");
-    let mut matched = std::process::Command::new(bin)
-        .args([
-            "match",
-            "--variant",
-            "minishogi",
-            "--engine",
-            &engine,
-            "--engine",
-            &engine,
-        ])
-        .args([
-            "--games",
-            "2",
-            "--tc",
-            "nodes=10000",
-            "--out",
-            dir.to_str().unwrap(),
-        ])
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("start hayate match");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !dir.join("games.txt").exists() {
-        assert!(Instant::now() < deadline, "no games.txt");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut matched = super::server::start_minishogi_match(&dir, 10000);
     let server = Server::start(&["--watch", dir.to_str().unwrap()]);
     let mut c = server.socket();
     c.send(json!({"type": "watch_list"}));

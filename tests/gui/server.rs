@@ -156,3 +156,31 @@ impl Client {
         }
     }
 }
+
+/// Starts a two-game minishogi `hayate match` of Hayate against itself at `nodes` a move, its records in `dir`,
+/// and waits until its games.txt exists (the watched directory is then a match's).
+pub fn start_minishogi_match(dir: &std::path::Path, nodes: u32) -> Child {
+    let bin = env!("CARGO_BIN_EXE_hayate");
+    let engine = format!("cmd={bin}");
+    let child = Command::new(bin)
+        .args([
+            "match",
+            "--variant",
+            "minishogi",
+            "--engine",
+            &engine,
+            "--engine",
+            &engine,
+        ])
+        .args(["--games", "2", "--tc", &format!("nodes={nodes}"), "--out"])
+        .arg(dir)
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("start hayate match");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !dir.join("games.txt").exists() {
+        assert!(Instant::now() < deadline, "no games.txt");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child
+}
