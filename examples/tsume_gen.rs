@@ -12,33 +12,15 @@ use std::time::Duration;
 
 use hayate::engine::tsume::{solve, tsume_position, DefenderHand, MateLimits, MateResult};
 use hayate::rules::piece::{Color, Kind, Piece};
+use hayate::rules::position::sfen::write_board;
 use hayate::rules::rng::SplitMix64;
 use hayate::rules::square::Square;
 use hayate::{with_variant, GameKind, Variant};
 
 fn board_sfen<V: Variant>(board: &[Option<Piece>], hand: &[Kind]) -> String {
+    let squares: Vec<Piece> = board.iter().map(|p| p.unwrap_or(Piece::NONE)).collect();
     let mut s = String::new();
-    for r in 0..V::RANKS {
-        if r > 0 {
-            s.push('/');
-        }
-        let mut empty = 0;
-        for f in (0..V::FILES).rev() {
-            match board[Square::from_coords(f, r, V::RANKS).index()] {
-                None => empty += 1,
-                Some(p) => {
-                    if empty > 0 {
-                        s.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    s.push_str(&p.to_string());
-                }
-            }
-        }
-        if empty > 0 {
-            s.push_str(&empty.to_string());
-        }
-    }
+    write_board::<V>(&squares, &mut s);
     let hand: String = if hand.is_empty() {
         "-".into()
     } else {
