@@ -226,7 +226,7 @@ impl Searcher {
     /// Empties the table and the move-ordering statistics: the next search starts from nothing (a new game, or
     /// the bench, whose node counts must not depend on what ran before).
     pub fn clear(&mut self) {
-        self.tt.clear();
+        self.tt = Arc::new(self.tt.emptied());
         self.orderings = fresh_orderings(self.threads);
         self.mate_probe.clear();
     }
