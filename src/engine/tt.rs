@@ -4,7 +4,7 @@
 //! so a torn write by another thread reads as a miss instead of as another position's data (the "lockless
 //! hashing" of Hyatt and Mann). A move read from the table is still checked for legality before it is played.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 use super::zeroed::{prefetch, ZeroValid, ZeroedBuffer};
 use crate::rules::moves::Move;
@@ -44,6 +44,11 @@ pub struct TranspositionTable {
     entries: ZeroedBuffer<Entry>,
     buckets: usize,
     generation: AtomicU8,
+    /// A search may have written entries since the table was last cleared.
+    dirty: AtomicBool,
+    /// Every page has been written once (by `clear`), so the kernel has mapped them all: a fresh mapping's
+    /// pages are mapped as they are first touched, at a cost a search on the clock should not pay.
+    touched: AtomicBool,
 }
 
 fn pack(d: &TtData, generation: u8) -> u64 {
@@ -84,6 +89,8 @@ impl TranspositionTable {
             entries,
             buckets,
             generation: AtomicU8::new(0),
+            dirty: AtomicBool::new(false),
+            touched: AtomicBool::new(false),
         }
     }
 
@@ -95,6 +102,8 @@ impl TranspositionTable {
             entries: ZeroedBuffer::new(self.buckets * BUCKET, true),
             buckets: self.buckets,
             generation: AtomicU8::new(0),
+            dirty: AtomicBool::new(false),
+            touched: AtomicBool::new(false),
         }
     }
 
@@ -104,10 +113,23 @@ impl TranspositionTable {
             e.data.store(0, Ordering::Relaxed);
         }
         self.generation.store(0, Ordering::Relaxed);
+        self.dirty.store(false, Ordering::Relaxed);
+        self.touched.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a search may have written entries since the last `clear` (a fresh table is not dirty).
+    pub fn is_dirty(&self) -> bool {
+        self.dirty.load(Ordering::Relaxed)
+    }
+
+    /// Whether every page is mapped already (see the field).
+    pub fn is_touched(&self) -> bool {
+        self.touched.load(Ordering::Relaxed)
     }
 
     /// Marks the start of a new search, so that older entries are replaced first.
     pub fn new_search(&self) {
+        self.dirty.store(true, Ordering::Relaxed);
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -192,6 +214,32 @@ impl TranspositionTable {
 mod tests {
     use super::*;
     use crate::rules::square::Square;
+
+    /// A table is dirty from the first search after a clear until the next clear, and touched once cleared;
+    /// `emptied` gives a fresh, clean and untouched table without the entries.
+    #[test]
+    fn dirty_and_touched_follow_searches_and_clears() {
+        let tt = TranspositionTable::new(1);
+        assert!(!tt.is_dirty() && !tt.is_touched());
+        tt.clear();
+        assert!(!tt.is_dirty() && tt.is_touched());
+        tt.new_search();
+        let d = TtData {
+            mv: Move::NONE,
+            score: 5,
+            eval: 3,
+            depth: 4,
+            bound: Bound::Lower,
+        };
+        tt.store(77, d);
+        assert!(tt.is_dirty());
+        let fresh = tt.emptied();
+        assert!(!fresh.is_dirty() && !fresh.is_touched());
+        assert!(fresh.probe(77).is_none());
+        assert!(tt.probe(77).is_some());
+        tt.clear();
+        assert!(!tt.is_dirty() && tt.probe(77).is_none());
+    }
 
     #[test]
     fn store_then_probe_round_trips() {

@@ -37,6 +37,8 @@ pub struct Engine {
     /// Whether the table has the size and the pool the thread count of the options; both are (re)built lazily,
     /// on the first `isready`, `usinewgame` or `go`, so that start-up and `setoption` are instant.
     hash_ready: bool,
+    /// A `gameover` came since the last `isready`: the next `isready` clears the finished game's table.
+    game_over: bool,
 }
 
 impl Default for Engine {
@@ -58,6 +60,7 @@ impl Engine {
             control,
             running: None,
             hash_ready: false,
+            game_over: false,
         }
     }
 
@@ -105,7 +108,11 @@ impl Engine {
             "usinewgame" | "ucinewgame" => self.cmd_usinewgame(),
             "position" => self.cmd_position(&args),
             "go" => self.cmd_go(&args),
-            "stop" | "gameover" => self.stop_and_wait(),
+            "stop" => self.stop_and_wait(),
+            "gameover" => {
+                self.stop_and_wait();
+                self.game_over = true;
+            }
             "ponderhit" => self.control.ponderhit(),
             "quit" => return ControlFlow::Break(()),
             "d" => self.cmd_display(),
@@ -170,6 +177,8 @@ impl Engine {
         // during a search the searcher is busy; the table is built before the next search
         if self.busy().is_none() {
             self.make_ready();
+            let after_game = std::mem::take(&mut self.game_over);
+            self.searcher().prepare(after_game);
         }
         self.out.send("readyok");
     }

@@ -225,10 +225,26 @@ impl Searcher {
 
     /// Empties the table and the move-ordering statistics: the next search starts from nothing (a new game, or
     /// the bench, whose node counts must not depend on what ran before).
+    /// Constant time for the table: one written since its last clear is replaced by a fresh mapping (see
+    /// `TranspositionTable::emptied`), one still empty is kept as it is.
     pub fn clear(&mut self) {
-        self.tt = Arc::new(self.tt.emptied());
+        if self.tt.is_dirty() {
+            self.tt = Arc::new(self.tt.emptied());
+        }
         self.orderings = fresh_orderings(self.threads);
         self.mate_probe.clear();
+    }
+
+    /// The table's heavy work, done while no clock runs (`isready`), so that neither `usinewgame` nor the first
+    /// search of a game pays for it: after a finished game the last game's entries are cleared, and a table
+    /// never written is written once, so that the kernel maps its pages now (64 MB: a few milliseconds here,
+    /// up to hundreds under load in a search that touches them one by one). `clear` then finds it empty.
+    pub fn prepare(&mut self, after_game: bool) {
+        let stale = after_game && self.tt.is_dirty();
+        let untouched = !self.tt.is_dirty() && !self.tt.is_touched();
+        if stale || untouched {
+            self.tt.clear();
+        }
     }
 
     /// Thread `id`'s statistics, aged for a new search (new ones if a search that held them was cut short).
