@@ -3,9 +3,11 @@
 //! In check every evasion is searched, since standing pat is no option there.
 
 use super::driver::Worker;
+use super::node::{score_to_tt, tt_cutoff};
 use super::ordering::pick;
-use super::{INFINITE, MATE, MAX_PLY};
+use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::engine::eval::{capture_value, see_ge, GameEval};
+use crate::engine::tt::{Bound, TtData};
 use crate::rules::movegen::GenMode;
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::piece::Kind;
@@ -31,6 +33,24 @@ impl<V: GameEval> Worker<'_, V> {
         if ply >= MAX_PLY - 1 || qdepth > 16 {
             return if in_check { 0 } else { self.eval() };
         }
+        // The table: a bound from an earlier quiescence search of this position (or any deeper search) that
+        // decides it against the window settles it, and its move is tried first. Quiescence nodes beyond the
+        // first ply search fewer moves (no promotions), so their entries count as shallower.
+        let key = self.pos.key();
+        let qdepth_tt = if qdepth == 0 { 0 } else { -1 };
+        let tt = self.sh.tt.probe(key);
+        let mut tt_move = Move::NONE;
+        let mut tt_eval = None;
+        if let Some(t) = tt {
+            if let Some(s) = tt_cutoff(&t, qdepth_tt, alpha, beta, ply) {
+                return s;
+            }
+            tt_move = t.mv;
+            if !in_check && t.bound != Bound::None && t.eval.abs() < MATE_BOUND {
+                tt_eval = Some(t.eval);
+            }
+        }
+        let original_alpha = alpha;
         let mut moves = MoveList::new();
         let stand_pat;
         if in_check {
@@ -42,8 +62,11 @@ impl<V: GameEval> Worker<'_, V> {
             stand_pat = -INFINITE;
         } else {
             // stand pat: the side to move need not capture, so the static score is a lower bound
-            stand_pat = self.eval();
+            stand_pat = tt_eval.unwrap_or_else(|| self.eval());
             if stand_pat >= beta {
+                if tt.is_none() {
+                    self.store_quiet(key, stand_pat, stand_pat, Move::NONE, qdepth_tt, ply);
+                }
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
@@ -65,8 +88,9 @@ impl<V: GameEval> Worker<'_, V> {
         }
         let mut scores = self
             .ordering
-            .score_moves(&self.pos, &moves, Move::NONE, ply.min(MAX_PLY));
+            .score_moves(&self.pos, &moves, tt_move, ply.min(MAX_PLY));
         let mut best = stand_pat;
+        let mut best_move = Move::NONE;
         for i in 0..moves.len() {
             let m = pick(&mut moves, &mut scores, i);
             if !in_check {
@@ -103,12 +127,44 @@ impl<V: GameEval> Worker<'_, V> {
                 best = s;
                 if s > alpha {
                     alpha = s;
+                    best_move = m;
                     if s >= beta {
                         break;
                     }
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha && best_move != Move::NONE {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.sh.tt.store(
+            key,
+            TtData {
+                mv: best_move,
+                score: score_to_tt(best, ply),
+                eval: if in_check { 0 } else { stand_pat },
+                depth: qdepth_tt,
+                bound,
+            },
+        );
         best
+    }
+
+    /// A stand-pat cut-off in the table: a lower bound, with the static score kept for the next visit.
+    fn store_quiet(&self, key: u64, score: i32, eval: i32, mv: Move, depth: i32, ply: usize) {
+        self.sh.tt.store(
+            key,
+            TtData {
+                mv,
+                score: score_to_tt(score, ply),
+                eval,
+                depth,
+                bound: Bound::Lower,
+            },
+        );
     }
 }
