@@ -74,9 +74,6 @@ pub enum Abort {
     Limit,
 }
 
-/// Nodes after which the table asks for huge pages (see [`Table::use_huge_pages`]).
-const HUGE_PAGES_AFTER: u64 = 1 << 16;
-
 /// Searches grow one frame per ply; deeper than this a line is abandoned (and "no mate" is not claimed).
 const MAX_PLY: u16 = 6000;
 
@@ -97,8 +94,6 @@ pub struct Searcher<'a, V: Variant> {
     progress: Option<&'a (dyn Fn(&MateProgress) + Sync)>,
     path: PathSet,
     pool: Vec<Vec<Child>>,
-    /// Whether the table was asked for huge pages yet.
-    huge_pages: bool,
 }
 
 #[inline(always)]
@@ -147,7 +142,6 @@ impl<'a, V: Variant> Searcher<'a, V> {
             progress,
             path: PathSet::default(),
             pool: Vec::new(),
-            huge_pages: false,
         }
     }
 
@@ -178,10 +172,6 @@ impl<'a, V: Variant> Searcher<'a, V> {
             return;
         }
         if self.nodes & 255 == 0 {
-            if !self.huge_pages && self.nodes >= HUGE_PAGES_AFTER {
-                self.huge_pages = true;
-                self.tt.use_huge_pages();
-            }
             let now = Instant::now();
             if self.deadline.is_some_and(|d| now >= d) {
                 self.aborted = Some(Abort::Limit);
