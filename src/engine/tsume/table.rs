@@ -29,7 +29,7 @@ struct Entry {
     dn: u32,
     /// Search effort (nodes) spent below this entry; 0 marks an empty slot.
     amount: u32,
-    /// Proven: the proof's length. Disproven: the depth limit the disproof holds for.
+    /// Proven: the proof's length. Disproven: the depth limit the disproof holds for. Unsolved: the depth searched with.
     len: u16,
     mv: u16,
 }
@@ -102,8 +102,7 @@ impl Table {
         (self.used as u64 * 1000 / (self.capacity * BUCKET) as u64) as u32
     }
 
-    /// Doubles the buckets in use once a quarter of their entries are taken (at a half, the entries of one board
-    /// with many hands crowd their bucket and evict more: 将棋図巧 No. 1 took 23.3 M nodes instead of 22.8 M).
+    /// Doubles the buckets in use once half their entries are taken.
     ///
     /// Why grow at all: a table spread over its whole memory from the start touches a new page with nearly every
     /// store, so a long search spends much of its time in page faults and TLB misses (4 KB pages: the kernel
@@ -113,7 +112,7 @@ impl Table {
     /// A bucket's index is the high part of `key * buckets`, so with twice the buckets an entry of bucket `b`
     /// goes to `2b` or `2b + 1`; walking the buckets from the last down, those two are empty when `b` is moved.
     fn grow_if_full(&mut self) {
-        if self.buckets >= self.capacity || self.used * 4 < self.buckets * BUCKET {
+        if self.buckets >= self.capacity || self.used * 2 < self.buckets * BUCKET {
             return;
         }
         let old = self.buckets;
@@ -182,6 +181,7 @@ impl Table {
             found: false,
         };
         let mut best_proof: Option<&Entry> = None;
+        let mut other: Option<&Entry> = None;
         for e in &self.entries[b..b + BUCKET] {
             if e.amount == 0 || e.key != key {
                 continue;
@@ -203,6 +203,13 @@ impl Table {
                         found: true,
                     };
                 }
+            } else if e.len != depth {
+                // numbers found with another depth left are kept apart (a node reached at two depths whose
+                // numbers overwrote each other was expanded afresh at every visit: most of the shortening pass's
+                // nodes on 将棋図巧 No. 1 and its 45-ply tail), and serve only where this depth has none
+                if eh == hand && other.is_none() {
+                    other = Some(e);
+                }
             } else if eh == hand {
                 r.pn = e.pn;
                 r.dn = e.dn;
@@ -213,6 +220,12 @@ impl Table {
             } else if eh.dominates(hand) {
                 r.pn = r.pn.max(e.pn);
             }
+        }
+        if let (false, Some(e)) = (r.found, other) {
+            r.pn = r.pn.max(e.pn);
+            r.dn = r.dn.max(e.dn);
+            r.mv = e.mv;
+            r.found = true;
         }
         if let Some(e) = best_proof {
             return Probe {
@@ -263,13 +276,18 @@ impl Table {
                 continue;
             }
             let eh = HandBits::from_raw(e.hand);
+            // (an unsolved entry's `len` is the depth it was searched with)
             let redundant = if pn == 0 {
                 // a proof with fewer pieces and no greater length covers it, and any unsolved entry it covers
-                eh.dominates(hand) && (e.dn != 0) && (e.pn != 0 || e.len >= len)
+                eh.dominates(hand) && e.dn != 0 && e.len >= len
             } else if dn == 0 {
-                hand.dominates(eh) && (e.pn != 0) && (e.dn != 0 || e.len <= len)
+                hand.dominates(eh) && e.pn != 0 && e.len <= len
             } else {
-                eh == hand && e.pn != 0 && e.dn != 0
+                // a solved entry for the same hand stays, and the unsolved one goes beside it: a node is searched
+                // unsolved only where that proof is too long or that disproof too shallow for the depth, and
+                // without its numbers a depth-limited search expands the node afresh on every visit (the
+                // shortening pass of 将棋図巧 No. 1 could run past a minute that way)
+                eh == hand && e.pn != 0 && e.dn != 0 && e.len == len
             };
             if redundant {
                 if slot.is_none() {
@@ -279,9 +297,6 @@ impl Table {
                 }
                 self.entries[i] = Entry::default();
                 self.used -= 1;
-            } else if eh == hand && pn != 0 && dn != 0 {
-                // an unsolved result never overwrites a solved one for the same hand
-                return;
             }
         }
         match slot {
