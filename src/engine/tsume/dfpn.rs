@@ -28,6 +28,7 @@ use super::moves::{
     attacker_hand_after, board_key_after, captured_kind, generate_checks, generate_evasions,
     interposition_squares, is_futile_interposition,
 };
+use super::repcache::{RepCache, RepDisproof};
 use super::table::{Table, DEPTH_INF, INF};
 use super::MateProgress;
 use crate::rules::moves::{Move, MoveList};
@@ -74,9 +75,6 @@ pub enum Abort {
     Limit,
 }
 
-/// Nodes after which the table asks for huge pages (see [`Table::use_huge_pages`]).
-const HUGE_PAGES_AFTER: u64 = 1 << 16;
-
 /// Searches grow one frame per ply; deeper than this a line is abandoned (and "no mate" is not claimed).
 const MAX_PLY: u16 = 6000;
 
@@ -97,8 +95,7 @@ pub struct Searcher<'a, V: Variant> {
     progress: Option<&'a (dyn Fn(&MateProgress) + Sync)>,
     path: PathSet,
     pool: Vec<Vec<Child>>,
-    /// Whether the table was asked for huge pages yet.
-    huge_pages: bool,
+    reps: RepCache,
 }
 
 #[inline(always)]
@@ -147,7 +144,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
             progress,
             path: PathSet::default(),
             pool: Vec::new(),
-            huge_pages: false,
+            reps: RepCache::new(),
         }
     }
 
@@ -178,10 +175,6 @@ impl<'a, V: Variant> Searcher<'a, V> {
             return;
         }
         if self.nodes & 255 == 0 {
-            if !self.huge_pages && self.nodes >= HUGE_PAGES_AFTER {
-                self.huge_pages = true;
-                self.tt.use_huge_pages();
-            }
             let now = Instant::now();
             if self.deadline.is_some_and(|d| now >= d) {
                 self.aborted = Some(Abort::Limit);
@@ -206,7 +199,8 @@ impl<'a, V: Variant> Searcher<'a, V> {
     /// position counts as ply `ply` of the path (positions above it are not on the path).
     pub fn search(&mut self, depth: u16, ply: u16) -> NodeResult {
         self.path.clear();
-        self.mid(INF, INF, depth, ply)
+        let path = self.reps.start();
+        self.mid(INF, INF, depth, ply, path)
     }
 
     /// Disproof pieces of an OR node without checks: any number of the kinds it holds, none of the others (a
@@ -240,7 +234,14 @@ impl<'a, V: Variant> Searcher<'a, V> {
 
     /// Creates the children of the current node, with their table values or initial estimates. Stops early at
     /// a child that settles the node (a proven check, a disproving evasion).
-    fn expand(&mut self, or_node: bool, hand: HandBits, rem: u16, children: &mut Vec<Child>) {
+    fn expand(
+        &mut self,
+        or_node: bool,
+        hand: HandBits,
+        rem: u16,
+        path: u64,
+        children: &mut Vec<Child>,
+    ) {
         let mut moves = MoveList::new();
         if or_node {
             generate_checks(&self.pos, &mut moves);
@@ -289,7 +290,18 @@ impl<'a, V: Variant> Searcher<'a, V> {
                 c.rep = ply;
             } else {
                 let p = self.tt.probe(c.key, child_hand, child_rem, 1, 1);
-                if p.found {
+                let rep = if p.pn != 0 && p.dn != 0 {
+                    self.reps.get(RepCache::child(path, m))
+                } else {
+                    None
+                };
+                if let Some(d) = rep {
+                    c.pn = INF;
+                    c.dn = 0;
+                    c.len = d.len;
+                    c.phand = d.hand;
+                    c.rep = d.rep;
+                } else if p.found {
                     c.pn = p.pn;
                     c.dn = p.dn;
                     c.len = p.len;
@@ -313,7 +325,9 @@ impl<'a, V: Variant> Searcher<'a, V> {
         link_promotions(&self.pos, children);
     }
 
-    /// Initial numbers of a child not in the table, from the number of replies: none means it is solved.
+    /// Initial numbers of a child not in the table, from the number of replies: none means it is solved. They go
+    /// to the table (with the least effort, so first to be replaced): a node is expanded again each time its
+    /// parent searches it, and counting its children's replies anew cost two of every three nodes searched.
     fn estimate(&mut self, c: &mut Child, or_node: bool, child_rem: u16) {
         if !or_node && child_rem == 0 {
             c.pn = INF;
@@ -355,7 +369,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
 
     /// The multiple-iterative-deepening step: searches the current node until its proof number reaches
     /// `th_pn` or its disproof number `th_dn`, or it is solved.
-    fn mid(&mut self, th_pn: u32, th_dn: u32, rem: u16, ply: u16) -> NodeResult {
+    fn mid(&mut self, th_pn: u32, th_dn: u32, rem: u16, ply: u16, path: u64) -> NodeResult {
         self.nodes += 1;
         self.poll();
         let or_node = self.pos.side_to_move() == self.attacker;
@@ -388,7 +402,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
             None => Vec::new(),
         };
         children.clear();
-        self.expand(or_node, hand, rem, &mut children);
+        self.expand(or_node, hand, rem, path, &mut children);
         self.path.insert(full_key, ply);
 
         let (mut pn, mut dn);
@@ -412,7 +426,13 @@ impl<'a, V: Variant> Searcher<'a, V> {
             };
             let child_rem = if c.futile { inc(rem) } else { dec(rem) };
             self.pos.do_move(c.mv);
-            let r = self.mid(cth_pn, cth_dn, child_rem, ply + 1);
+            let r = self.mid(
+                cth_pn,
+                cth_dn,
+                child_rem,
+                ply + 1,
+                RepCache::child(path, c.mv),
+            );
             self.pos.undo_move();
             if self.aborted.is_some() {
                 break;
@@ -447,12 +467,19 @@ impl<'a, V: Variant> Searcher<'a, V> {
             }
             if r.rep == NO_REP {
                 self.tt.store(key, r.hand, INF, 0, r.len, mv.raw(), amount);
+            } else {
+                let d = RepDisproof {
+                    hand: r.hand,
+                    len: r.len,
+                    rep: r.rep,
+                };
+                self.reps.put(path, d);
             }
             r
         } else {
             let (best, _, _) = select(or_node, &children);
             self.tt
-                .store(key, hand, pn, dn, 0, children[best].mv.raw(), amount);
+                .store(key, hand, pn, dn, rem, children[best].mv.raw(), amount);
             NodeResult {
                 pn,
                 dn,

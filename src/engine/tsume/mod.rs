@@ -22,6 +22,7 @@ mod dfpn;
 pub mod hands;
 mod line;
 pub mod moves;
+mod repcache;
 pub mod suite;
 pub mod table;
 

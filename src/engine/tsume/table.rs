@@ -29,7 +29,7 @@ struct Entry {
     dn: u32,
     /// Search effort (nodes) spent below this entry; 0 marks an empty slot.
     amount: u32,
-    /// Proven: the proof's length. Disproven: the depth limit the disproof holds for.
+    /// Proven: the proof's length. Disproven: the depth limit the disproof holds for. Unsolved: the depth searched with.
     len: u16,
     mv: u16,
 }
@@ -52,20 +52,39 @@ pub struct Probe {
 
 pub struct Table {
     entries: ZeroedBuffer<Entry>,
+    /// Buckets in use: the table starts small and doubles as it fills (see [`Table::grow`]).
     buckets: usize,
+    /// Buckets the memory holds.
+    capacity: usize,
     used: usize,
 }
+
+/// Buckets in use at first: one huge page.
+const START_BUCKETS: usize = (2 << 20) / (BUCKET * std::mem::size_of::<Entry>());
 
 impl Table {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> Table {
         let bytes = mb.max(1) << 20;
-        let buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
+        let capacity = Self::capacity_for(bytes / (BUCKET * std::mem::size_of::<Entry>()));
         Table {
-            entries: ZeroedBuffer::new(buckets * BUCKET, false),
-            buckets,
+            entries: ZeroedBuffer::new(capacity * BUCKET, true),
+            buckets: capacity.min(START_BUCKETS),
+            capacity,
             used: 0,
         }
+    }
+
+    /// The usable bucket count: the start size times a power of two (each growth doubles the buckets in use, so
+    /// that every entry moves to one of two buckets), at most `max` — the rounding loses less than a
+    /// `START_BUCKETS`-th of the memory.
+    fn capacity_for(max: usize) -> usize {
+        let max = max.max(1);
+        if max <= START_BUCKETS {
+            return max;
+        }
+        let shift = (max / START_BUCKETS).ilog2();
+        (max >> shift) << shift
     }
 
     /// Empties the table (a new problem).
@@ -73,21 +92,54 @@ impl Table {
         // a fresh zeroed mapping instead of writing every entry: the kernel zeroes pages as they are touched
         let len = self.entries.len();
         self.entries = ZeroedBuffer::new(1, false); // the old table goes first: two never coexist
-        self.entries = ZeroedBuffer::new(len, false);
+        self.entries = ZeroedBuffer::new(len, true);
+        self.buckets = self.capacity.min(START_BUCKETS);
         self.used = 0;
     }
 
-    /// Huge pages for the rest of the table: a long search gains from fewer TLB misses (about a fifth of the
-    /// solver's time on 将棋図巧 No. 1), but a short one would pay for zeroing a 2 MB page for each of its few
-    /// hundred probes (0.8 s instead of 3 ms for a 13-ply problem in a 2 GB table), so tables start with small
-    /// pages and the solver asks for huge ones once a search has grown.
-    pub fn use_huge_pages(&self) {
-        self.entries.use_huge_pages();
+    /// Occupied entries in permille of the whole table, for USI `hashfull`.
+    pub fn hashfull(&self) -> u32 {
+        (self.used as u64 * 1000 / (self.capacity * BUCKET) as u64) as u32
     }
 
-    /// Occupied entries in permille, for USI `hashfull`.
-    pub fn hashfull(&self) -> u32 {
-        (self.used as u64 * 1000 / self.entries.len() as u64) as u32
+    /// Doubles the buckets in use once half their entries are taken.
+    ///
+    /// Why grow at all: a table spread over its whole memory from the start touches a new page with nearly every
+    /// store, so a long search spends much of its time in page faults and TLB misses (4 KB pages: the kernel
+    /// cannot give a huge page to a region already partly mapped), and a short one pays for zeroing pages it
+    /// barely uses. Grown from one huge page, the part in use is dense and backed by huge pages.
+    ///
+    /// A bucket's index is the high part of `key * buckets`, so with twice the buckets an entry of bucket `b`
+    /// goes to `2b` or `2b + 1`; walking the buckets from the last down, those two are empty when `b` is moved.
+    fn grow_if_full(&mut self) {
+        if self.buckets >= self.capacity || self.used * 2 < self.buckets * BUCKET {
+            return;
+        }
+        let old = self.buckets;
+        self.buckets = (old * 2).min(self.capacity);
+        debug_assert_eq!(
+            self.buckets,
+            old * 2,
+            "the capacity is the start size times a power of two"
+        );
+        for b in (0..old).rev() {
+            let mut moved = [Entry::default(); BUCKET];
+            moved.copy_from_slice(&self.entries[b * BUCKET..(b + 1) * BUCKET]);
+            self.entries[b * BUCKET..(b + 1) * BUCKET].fill(Entry::default());
+            for e in moved {
+                if e.amount == 0 {
+                    continue;
+                }
+                let nb = self.bucket(e.key);
+                let Some(slot) = self.entries[nb..nb + BUCKET]
+                    .iter_mut()
+                    .find(|s| s.amount == 0)
+                else {
+                    unreachable!("the two buckets an old one splits into start empty")
+                };
+                *slot = e;
+            }
+        }
     }
 
     #[inline(always)]
@@ -129,6 +181,7 @@ impl Table {
             found: false,
         };
         let mut best_proof: Option<&Entry> = None;
+        let mut other: Option<&Entry> = None;
         for e in &self.entries[b..b + BUCKET] {
             if e.amount == 0 || e.key != key {
                 continue;
@@ -150,6 +203,13 @@ impl Table {
                         found: true,
                     };
                 }
+            } else if e.len != depth {
+                // numbers found with another depth left are kept apart (a node reached at two depths whose
+                // numbers overwrote each other was expanded afresh at every visit: most of the shortening pass's
+                // nodes on 将棋図巧 No. 1 and its 45-ply tail), and serve only where this depth has none
+                if eh == hand && other.is_none() {
+                    other = Some(e);
+                }
             } else if eh == hand {
                 r.pn = e.pn;
                 r.dn = e.dn;
@@ -160,6 +220,12 @@ impl Table {
             } else if eh.dominates(hand) {
                 r.pn = r.pn.max(e.pn);
             }
+        }
+        if let (false, Some(e)) = (r.found, other) {
+            r.pn = r.pn.max(e.pn);
+            r.dn = r.dn.max(e.dn);
+            r.mv = e.mv;
+            r.found = true;
         }
         if let Some(e) = best_proof {
             return Probe {
@@ -210,13 +276,18 @@ impl Table {
                 continue;
             }
             let eh = HandBits::from_raw(e.hand);
+            // (an unsolved entry's `len` is the depth it was searched with)
             let redundant = if pn == 0 {
                 // a proof with fewer pieces and no greater length covers it, and any unsolved entry it covers
-                eh.dominates(hand) && (e.dn != 0) && (e.pn != 0 || e.len >= len)
+                eh.dominates(hand) && e.dn != 0 && e.len >= len
             } else if dn == 0 {
-                hand.dominates(eh) && (e.pn != 0) && (e.dn != 0 || e.len <= len)
+                hand.dominates(eh) && e.pn != 0 && e.len <= len
             } else {
-                eh == hand && e.pn != 0 && e.dn != 0
+                // a solved entry for the same hand stays, and the unsolved one goes beside it: a node is searched
+                // unsolved only where that proof is too long or that disproof too shallow for the depth, and
+                // without its numbers a depth-limited search expands the node afresh on every visit (the
+                // shortening pass of 将棋図巧 No. 1 could run past a minute that way)
+                eh == hand && e.pn != 0 && e.dn != 0 && e.len == len
             };
             if redundant {
                 if slot.is_none() {
@@ -226,17 +297,16 @@ impl Table {
                 }
                 self.entries[i] = Entry::default();
                 self.used -= 1;
-            } else if eh == hand && pn != 0 && dn != 0 {
-                // an unsolved result never overwrites a solved one for the same hand
-                return;
             }
         }
         match slot {
             Some(i) => {
-                if self.entries[i].amount == 0 {
-                    self.used += 1;
-                }
+                let fresh = self.entries[i].amount == 0;
                 self.entries[i] = new;
+                if fresh {
+                    self.used += 1;
+                    self.grow_if_full();
+                }
             }
             None => {
                 // replace the entry with the least effort behind it
@@ -271,5 +341,21 @@ mod tests {
         assert_eq!(t.probe(7, g, 100, 1, 1).dn, 0);
         assert_eq!(t.probe(7, gs.plus(Kind::Rook), 100, 1, 1).dn, 1);
         assert!(t.hashfull() < 1000);
+    }
+
+    #[test]
+    fn growing_keeps_every_entry() {
+        let mut t = Table::new(8);
+        let keys: Vec<u64> = (1..=40_000u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        for (i, &k) in keys.iter().enumerate() {
+            t.store(k, HandBits::EMPTY, 0, INF, (i % 100) as u16, 0, 1);
+        }
+        assert!(t.buckets > START_BUCKETS, "the table grew");
+        for (i, &k) in keys.iter().enumerate() {
+            let p = t.probe(k, HandBits::EMPTY, DEPTH_INF, 1, 1);
+            assert_eq!((p.pn, p.len), (0, (i % 100) as u16), "key {i}");
+        }
     }
 }
