@@ -93,24 +93,6 @@ impl<T: ZeroValid> ZeroedBuffer<T> {
     }
 }
 
-impl<T: ZeroValid> ZeroedBuffer<T> {
-    /// Asks for huge pages from now on (the parts not yet touched get them; the rest may be merged later by the
-    /// kernel). For a table made with small pages that turns out to be used heavily.
-    pub fn use_huge_pages(&self) {
-        #[cfg(target_os = "linux")]
-        if let Region::Mapped { .. } = self.region {
-            // SAFETY: advice on memory this buffer owns; failure only means ordinary pages.
-            unsafe {
-                libc::madvise(
-                    self.ptr.as_ptr() as *mut libc::c_void,
-                    self.len * std::mem::size_of::<T>(),
-                    libc::MADV_HUGEPAGE,
-                );
-            }
-        }
-    }
-}
-
 impl<T: ZeroValid> Drop for ZeroedBuffer<T> {
     fn drop(&mut self) {
         match self.region {
