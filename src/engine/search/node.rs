@@ -76,7 +76,7 @@ fn reduction_table(depth: i32, searched: i32) -> i32 {
 }
 
 /// Mate scores are stored relative to the node, so that they stay right when read at another ply.
-pub(super) fn score_to_tt(s: i32, ply: usize) -> i32 {
+fn score_to_tt(s: i32, ply: usize) -> i32 {
     if s >= MATE_BOUND {
         s + ply as i32
     } else if s <= -MATE_BOUND {
@@ -510,13 +510,29 @@ impl<V: GameEval> Worker<'_, V> {
         } else {
             Bound::Upper
         };
+        let eval = if n.in_check { 0 } else { n.static_eval };
+        self.store_entry(key, n.ply, best_move, best, eval, n.depth, bound);
+    }
+
+    /// A result in the table, its score made relative to the node (`score_to_tt`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn store_entry(
+        &self,
+        key: u64,
+        ply: usize,
+        mv: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
         self.sh.tt.store(
             key,
             TtData {
-                mv: best_move,
-                score: score_to_tt(best, n.ply),
-                eval: if n.in_check { 0 } else { n.static_eval },
-                depth: n.depth,
+                mv,
+                score: score_to_tt(score, ply),
+                eval,
+                depth,
                 bound,
             },
         );

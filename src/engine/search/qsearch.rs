@@ -3,11 +3,11 @@
 //! In check every evasion is searched, since standing pat is no option there.
 
 use super::driver::Worker;
-use super::node::{score_to_tt, tt_cutoff};
+use super::node::tt_cutoff;
 use super::ordering::pick;
 use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::engine::eval::{capture_value, see_ge, GameEval};
-use crate::engine::tt::{Bound, TtData};
+use crate::engine::tt::Bound;
 use crate::rules::movegen::GenMode;
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::piece::Kind;
@@ -65,7 +65,9 @@ impl<V: GameEval> Worker<'_, V> {
             stand_pat = tt_eval.unwrap_or_else(|| self.eval());
             if stand_pat >= beta {
                 if tt.is_none() {
-                    self.store_quiet(key, stand_pat, stand_pat, Move::NONE, qdepth_tt, ply);
+                    // a stand-pat cut-off: a lower bound, the static score kept for the next visit
+                    let b = Bound::Lower;
+                    self.store_entry(key, ply, Move::NONE, stand_pat, stand_pat, qdepth_tt, b);
                 }
                 return stand_pat;
             }
@@ -141,30 +143,8 @@ impl<V: GameEval> Worker<'_, V> {
         } else {
             Bound::Upper
         };
-        self.sh.tt.store(
-            key,
-            TtData {
-                mv: best_move,
-                score: score_to_tt(best, ply),
-                eval: if in_check { 0 } else { stand_pat },
-                depth: qdepth_tt,
-                bound,
-            },
-        );
+        let eval = if in_check { 0 } else { stand_pat };
+        self.store_entry(key, ply, best_move, best, eval, qdepth_tt, bound);
         best
-    }
-
-    /// A stand-pat cut-off in the table: a lower bound, with the static score kept for the next visit.
-    fn store_quiet(&self, key: u64, score: i32, eval: i32, mv: Move, depth: i32, ply: usize) {
-        self.sh.tt.store(
-            key,
-            TtData {
-                mv,
-                score: score_to_tt(score, ply),
-                eval,
-                depth,
-                bound: Bound::Lower,
-            },
-        );
     }
 }
