@@ -34,6 +34,8 @@ pub(super) struct Worker<'a, V: GameEval> {
     pub(super) pv_len: [usize; MAX_PLY + 1],
     /// Static evaluation by ply (-INFINITE in check), to tell whether the side to move is improving.
     pub(super) evals: [i32; MAX_PLY + 1],
+    /// The move a singular-extension search leaves out at each ply (`Move::NONE` in an ordinary search).
+    pub(super) excluded: [Move; MAX_PLY + 1],
     /// The search has been stopped: every node returns at once, and the unfinished iteration is thrown away.
     pub(super) stopped: bool,
     next_progress: Duration,
@@ -62,6 +64,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             evals: [-INFINITE; MAX_PLY + 1],
+            excluded: [Move::NONE; MAX_PLY + 1],
             stopped: false,
             next_progress: Duration::from_secs(1),
             root_moves: Vec::new(),

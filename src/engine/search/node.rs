@@ -31,6 +31,14 @@ struct Node {
     improving: bool,
 }
 
+/// The verdict of the singular-extension test (step 13).
+enum Singular {
+    No,
+    Extend,
+    Reduce,
+    Cut(i32),
+}
+
 /// A move of the loop, with what the pruning and reduction steps ask of it.
 #[derive(Clone, Copy)]
 struct Candidate {
@@ -175,7 +183,14 @@ impl<V: GameEval> Worker<'_, V> {
         // Step 5. Transposition table lookup. A bound from an earlier search at least as deep settles the node
         // when it already decides it against the window; not at PV nodes, whose exact line and score the root
         // reports (a cut-off there would cut the PV short). The table's move is searched first in any case.
-        let tt = self.sh.tt.probe(key);
+        // A singular-extension search of this node (step 13) leaves one move out: its result is not this
+        // node's, so it neither reads a cut-off from the table nor stores one, nor prunes the node as a whole.
+        let excluded = self.excluded[ply];
+        let tt = if excluded.is_none() {
+            self.sh.tt.probe(key)
+        } else {
+            None
+        };
         let tt_move = tt.map_or(Move::NONE, |t| t.mv);
         if !pv_node {
             if let Some(s) = tt.and_then(|t| tt_cutoff(&t, depth, alpha, beta, ply)) {
@@ -206,7 +221,7 @@ impl<V: GameEval> Worker<'_, V> {
             improving,
         };
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_none() {
             // Step 7. Razoring: far below alpha near the leaves, only captures (or promotions) could save the node;
             // if the quiescence search cannot lift it to alpha either, fail low at once. Costs a quiescence search
             // where the margin is missed; saves the full-width search of hopeless positions.
@@ -258,6 +273,9 @@ impl<V: GameEval> Worker<'_, V> {
             let i = next;
             next += 1;
             let m = pick(&mut moves, &mut scores, i);
+            if m == excluded {
+                continue;
+            }
             let next_key = self.pos.key_after(m);
             if let Some(b) = busy {
                 if searched > 0 && i < generated && !moves.is_full() && b.is_busy(next_key) {
@@ -287,9 +305,25 @@ impl<V: GameEval> Worker<'_, V> {
             // checks off the PV: extending those doubled the nodes to a given depth (9x9 bench, depth 12: 27.3 M
             // -> 13.6 M without) for no strength. None in the last third of the ply range, so that a long chain
             // of checks ends before the ply limit.
-            let ext = i32::from(
+            let mut ext = i32::from(
                 gives_check && pv_node && ply < 2 * MAX_PLY / 3 && see_ge(&self.pos, m, 0),
             );
+            // Singular extension: when the table's move is the only good one here (every other move, searched
+            // shallower, stays well below its score), it is searched a ply deeper, since the line hangs on it.
+            // When another move also reaches beta, the node has several good moves and fails high at once
+            // (multi-cut); when the table's score alone beats beta, the table's move is searched a ply
+            // shallower. Costs one reduced search at deep nodes with a table move.
+            if m == tt_move && ext == 0 {
+                match self.singular(&node, tt, m, beta) {
+                    Singular::Extend => ext = 1,
+                    Singular::Reduce => ext = -1,
+                    Singular::Cut(s) => return s,
+                    Singular::No => {}
+                }
+                if self.stopped {
+                    return 0;
+                }
+            }
             let new_depth = depth - 1 + ext;
 
             // Step 14. Late move reductions, decided before the move is played (they read the mover's history).
@@ -344,7 +378,9 @@ impl<V: GameEval> Worker<'_, V> {
 
         // Step 17. Store the result in the transposition table: the score with its bound, the best move (none
         // after a fail low), and the static score for the next visit.
-        self.store(key, &node, best, best_move, original_alpha, beta);
+        if excluded.is_none() {
+            self.store(key, &node, best, best_move, original_alpha, beta);
+        }
         best
     }
 
@@ -388,6 +424,38 @@ impl<V: GameEval> Worker<'_, V> {
         } else {
             -MATE + n.ply as i32
         })
+    }
+
+    /// Step 13's singular-extension test for the table's move `m` (see there).
+    fn singular(&mut self, n: &Node, tt: Option<TtData>, m: Move, beta: i32) -> Singular {
+        let Some(t) = tt else { return Singular::No };
+        if n.depth < 8
+            || t.depth < n.depth - 3
+            || !matches!(t.bound, Bound::Lower | Bound::Exact)
+            || t.score.abs() >= MATE_BOUND
+        {
+            return Singular::No;
+        }
+        let tt_score = score_from_tt(t.score, n.ply);
+        let singular_beta = tt_score - 2 * n.depth;
+        self.excluded[n.ply] = m;
+        let v = self.search(
+            singular_beta - 1,
+            singular_beta,
+            (n.depth - 1) / 2,
+            n.ply,
+            false,
+        );
+        self.excluded[n.ply] = Move::NONE;
+        if v < singular_beta {
+            Singular::Extend
+        } else if singular_beta >= beta {
+            Singular::Cut(singular_beta)
+        } else if tt_score >= beta {
+            Singular::Reduce
+        } else {
+            Singular::No
+        }
     }
 
     /// Step 9. Null move pruning: let the opponent move twice; if a reduced search still cannot bring them below
