@@ -84,23 +84,21 @@ impl TranspositionTable {
     pub fn new(mb: usize) -> Self {
         let bytes = mb.max(1) * 1024 * 1024;
         let buckets = (bytes / (16 * BUCKET)).max(1);
-        let entries = ZeroedBuffer::new(buckets * BUCKET, true);
-        TranspositionTable {
-            entries,
-            buckets,
-            generation: AtomicU8::new(0),
-            dirty: AtomicBool::new(false),
-            touched: AtomicBool::new(false),
-        }
+        Self::with_buckets(buckets)
     }
 
     /// An empty table of the same size, in a fresh mapping: constant time, where `clear` writes every entry
     /// (tens of milliseconds for 64 MB, hundreds under load, which `usinewgame` must not cost: a GUI often sends
     /// `go` right after it, with the clock running). The fresh pages are zeroed by the kernel as they are touched.
     pub fn emptied(&self) -> Self {
+        Self::with_buckets(self.buckets)
+    }
+
+    /// A fresh, untouched table of `buckets` buckets.
+    fn with_buckets(buckets: usize) -> Self {
         TranspositionTable {
-            entries: ZeroedBuffer::new(self.buckets * BUCKET, true),
-            buckets: self.buckets,
+            entries: ZeroedBuffer::new(buckets * BUCKET, true),
+            buckets,
             generation: AtomicU8::new(0),
             dirty: AtomicBool::new(false),
             touched: AtomicBool::new(false),
