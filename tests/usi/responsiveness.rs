@@ -276,6 +276,30 @@ fn time_limits_are_kept() {
     }
 }
 
+/// In byoyomi with the main time spent, time left unused is lost, so the search uses it: the bestmove comes
+/// near the end of the byoyomi less the NetworkDelay (120 ms here), not after the iteration that happened to
+/// end past half of it. Load can only make the answer later, so the lower bound holds on a busy machine too.
+#[test]
+fn byoyomi_is_used_in_full() {
+    let _cpu = shared();
+    let mut e = Engine::new();
+    e.send("position startpos moves 7g7f 3c3d");
+    let sfen = e.sfen();
+    for _ in 0..2 {
+        let t = e.send("go btime 0 wtime 0 byoyomi 600");
+        let (l, _) = e.bestmove(SEARCH);
+        let took = l.at.duration_since(t);
+        if let Err(err) = check_bestmove(&sfen, &l.text) {
+            e.fail(&err);
+        }
+        assert!(
+            took >= Duration::from_millis(440) && took <= Duration::from_millis(600),
+            "byoyomi 600 answered after {:.0} ms",
+            ms(took)
+        );
+    }
+}
+
 /// Sente's king in the zone with 19 pieces there and a lance in hand: 28 points, a CSA 27-point declaration.
 #[test]
 fn entering_king_declaration() {

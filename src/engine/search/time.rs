@@ -131,6 +131,18 @@ impl<V: GameEval> Worker<'_, V> {
         if self.root_moves.len() == 1 && self.sh.limits.searchmoves.is_empty() {
             return true;
         }
+        // In byoyomi with the main time spent, time left unused is lost, not saved for later moves: search on
+        // until the hard limit stops the iteration. What the unfinished iteration found still counts: a move
+        // that beat the best one there was searched with an open window, and is played.
+        let side = self.sh.root_side.index();
+        if self
+            .sh
+            .limits
+            .clock
+            .is_some_and(|c| c.byoyomi > 0 && c.time[side] == 0)
+        {
+            return false;
+        }
         let target = optimum * factor / 100;
         let target = self.sh.maximum.map_or(target, |m| target.min(m));
         self.sh.control.elapsed() >= target * 6 / 10
