@@ -20,9 +20,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::children::{
-    aggregate, link_promotions, one_plus_epsilon, select, undelayed_count, Child, NO_PREV,
-};
+use super::children::{aggregate, link_promotions, one_plus_epsilon, select, Child, NO_PREV};
 use super::hands::HandBits;
 use super::moves::{
     attacker_hand_after, board_key_after, captured_kind, generate_checks, generate_evasions,
@@ -338,20 +336,21 @@ impl<'a, V: Variant> Searcher<'a, V> {
         }
         self.nodes += 1;
         self.pos.do_move(c.mv);
-        let mut replies = MoveList::new();
         if or_node {
-            generate_evasions(&self.pos, &mut replies);
-            if replies.is_empty() {
+            // counted without listing them: most children are estimated, few expanded
+            let evasions = self.pos.count_legal_moves_drop_squares_once();
+            if evasions == 0 {
                 c.pn = 0;
                 c.dn = INF;
                 c.len = 0;
                 c.phand = self.and_proof_hand(HandBits::EMPTY, c.hand);
                 self.tt.store(c.key, c.phand, 0, INF, 0, 0, 1);
             } else {
-                c.pn = undelayed_count(&replies);
+                c.pn = evasions;
                 c.dn = 1;
             }
         } else {
+            let mut replies = MoveList::new();
             generate_checks(&self.pos, &mut replies);
             if replies.is_empty() {
                 c.pn = INF;
