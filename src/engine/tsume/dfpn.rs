@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::children::{aggregate, link_promotions, one_plus_epsilon, select, Child, NO_PREV};
+use super::estimates::Estimates;
 use super::hands::HandBits;
 use super::moves::{
     attacker_hand_after, board_key_after, captured_kind, generate_checks, generate_evasions,
@@ -94,6 +95,7 @@ pub struct Searcher<'a, V: Variant> {
     path: PathSet,
     pool: Vec<Vec<Child>>,
     reps: RepCache,
+    estimates: Estimates,
 }
 
 #[inline(always)]
@@ -143,6 +145,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
             path: PathSet::default(),
             pool: Vec::new(),
             reps: RepCache::new(),
+            estimates: Estimates::default(),
         }
     }
 
@@ -248,10 +251,14 @@ impl<'a, V: Variant> Searcher<'a, V> {
         }
         // every child's table probe is a cache miss in a large table: start all their loads before the first probe
         let mut keys = arrayvec::ArrayVec::<u64, { crate::rules::moves::MAX_MOVES }>::new();
+        let mut full_keys = arrayvec::ArrayVec::<u64, { crate::rules::moves::MAX_MOVES }>::new();
         for &m in moves.iter() {
             let k = board_key_after(&self.pos, m);
             self.tt.prefetch(k);
             keys.push(k);
+            let fk = self.pos.key_after(m);
+            self.estimates.prefetch(fk);
+            full_keys.push(fk);
         }
         // the last drop child on each square, for the delayed interpositions
         let mut last_drop = [NO_PREV; 128];
@@ -266,7 +273,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
             let mut c = Child {
                 mv: m,
                 key: keys[i],
-                full_key: self.pos.key_after(m),
+                full_key: full_keys[i],
                 hand: child_hand,
                 pn: 1,
                 dn: 1,
@@ -334,7 +341,14 @@ impl<'a, V: Variant> Searcher<'a, V> {
             c.phand = HandBits::FULL;
             return;
         }
+        // a remembered estimate counts as a node too: the table's replacement weighs entries by the nodes below
+        // them, so the search (and its node count) stays exactly that of counting the replies again
         self.nodes += 1;
+        if let Some((pn, dn)) = self.estimates.get(c.full_key) {
+            c.pn = pn;
+            c.dn = dn;
+            return;
+        }
         self.pos.do_move(c.mv);
         if or_node {
             // counted without listing them: most children are estimated, few expanded
@@ -348,6 +362,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
             } else {
                 c.pn = evasions;
                 c.dn = 1;
+                self.estimates.put(c.full_key, c.pn, c.dn);
             }
         } else {
             let mut replies = MoveList::new();
@@ -361,6 +376,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
             } else {
                 c.pn = 1;
                 c.dn = replies.len() as u32;
+                self.estimates.put(c.full_key, c.pn, c.dn);
             }
         }
         self.pos.undo_move();
