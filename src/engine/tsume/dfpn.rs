@@ -128,6 +128,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
     ) -> Self {
         let start = Instant::now();
         let attacker = pos.side_to_move();
+        let estimates = Estimates::new(tt.megabytes());
         Searcher {
             pos,
             tt,
@@ -145,7 +146,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
             path: PathSet::default(),
             pool: Vec::new(),
             reps: RepCache::new(),
-            estimates: Estimates::default(),
+            estimates,
         }
     }
 

@@ -114,6 +114,11 @@ impl Table {
         self.used = 0;
     }
 
+    /// The memory the table may fill, in megabytes.
+    pub fn megabytes(&self) -> usize {
+        (self.capacity * std::mem::size_of::<Bucket>()) >> 20
+    }
+
     /// Occupied entries in permille of the whole table, for USI `hashfull`.
     pub fn hashfull(&self) -> u32 {
         (self.used as u64 * 1000 / (self.capacity * BUCKET) as u64) as u32
