@@ -67,6 +67,17 @@ impl<V: Variant> Position<V> {
         sink.0
     }
 
+    /// The number of legal moves with all drops onto one square counted as one (a tsume solver's estimate of
+    /// how many defences a position has: the interpositions on one square mostly stand or fall together).
+    pub fn count_legal_moves_drop_squares_once(&self) -> u32 {
+        let mut sink = DropSquaresCountSink::<V> {
+            moves: 0,
+            drop_squares: Bb::<V>::EMPTY,
+        };
+        self.generate_into::<true, true, _>(&mut sink);
+        sink.moves + sink.drop_squares.count()
+    }
+
     fn generate_filtered<const CAPTURES: bool, const QUIETS: bool>(&self, list: &mut MoveList) {
         self.generate_into::<CAPTURES, QUIETS, _>(&mut ListSink(list));
     }
@@ -341,5 +352,26 @@ impl<V: Variant> MoveSink<V> for CountSink {
     #[inline(always)]
     fn drops(&mut self, _kind: Kind, to: Bb<V>) {
         self.0 += to.count() as u64;
+    }
+}
+
+/// Counts board moves one by one and drops once per square.
+struct DropSquaresCountSink<V: Variant> {
+    moves: u32,
+    drop_squares: Bb<V>,
+}
+
+impl<V: Variant> MoveSink<V> for DropSquaresCountSink<V> {
+    #[inline(always)]
+    fn board_moves(&mut self, _from: Square, promote: Bb<V>, stay: Bb<V>) {
+        self.moves += promote.count() + stay.count();
+    }
+    #[inline(always)]
+    fn pawn_moves(&mut self, _us: Color, promote: Bb<V>, stay: Bb<V>) {
+        self.moves += promote.count() + stay.count();
+    }
+    #[inline(always)]
+    fn drops(&mut self, _kind: Kind, to: Bb<V>) {
+        self.drop_squares |= to;
     }
 }

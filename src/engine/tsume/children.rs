@@ -3,7 +3,7 @@
 
 use super::hands::HandBits;
 use super::table::INF;
-use crate::rules::moves::{Move, MoveList};
+use crate::rules::moves::Move;
 use crate::rules::piece::Kind;
 use crate::rules::position::Position;
 use crate::rules::variant::Variant;
@@ -51,23 +51,6 @@ pub fn active(or_node: bool, children: &[Child], c: &Child) -> bool {
             p.pn == 0
         }
     }
-}
-
-/// The number of evasions less the delayed interpositions (see [`active`]): drops count once per square.
-pub fn undelayed_count(moves: &MoveList) -> u32 {
-    let mut squares = 0u128;
-    let mut n = 0;
-    for m in moves.iter() {
-        if m.is_drop() {
-            let bit = 1u128 << m.to().index();
-            if squares & bit != 0 {
-                continue;
-            }
-            squares |= bit;
-        }
-        n += 1;
-    }
-    n
 }
 
 /// Links each non-promotion of a pawn, bishop or rook to its promotion (see [`active`]).

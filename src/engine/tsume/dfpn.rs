@@ -20,9 +20,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::children::{
-    aggregate, link_promotions, one_plus_epsilon, select, undelayed_count, Child, NO_PREV,
-};
+use super::children::{aggregate, link_promotions, one_plus_epsilon, select, Child, NO_PREV};
+use super::estimates::Estimates;
 use super::hands::HandBits;
 use super::moves::{
     attacker_hand_after, board_key_after, captured_kind, generate_checks, generate_evasions,
@@ -96,6 +95,7 @@ pub struct Searcher<'a, V: Variant> {
     path: PathSet,
     pool: Vec<Vec<Child>>,
     reps: RepCache,
+    estimates: Estimates,
 }
 
 #[inline(always)]
@@ -128,6 +128,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
     ) -> Self {
         let start = Instant::now();
         let attacker = pos.side_to_move();
+        let estimates = Estimates::new(tt.megabytes());
         Searcher {
             pos,
             tt,
@@ -145,6 +146,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
             path: PathSet::default(),
             pool: Vec::new(),
             reps: RepCache::new(),
+            estimates,
         }
     }
 
@@ -250,10 +252,14 @@ impl<'a, V: Variant> Searcher<'a, V> {
         }
         // every child's table probe is a cache miss in a large table: start all their loads before the first probe
         let mut keys = arrayvec::ArrayVec::<u64, { crate::rules::moves::MAX_MOVES }>::new();
+        let mut full_keys = arrayvec::ArrayVec::<u64, { crate::rules::moves::MAX_MOVES }>::new();
         for &m in moves.iter() {
             let k = board_key_after(&self.pos, m);
             self.tt.prefetch(k);
             keys.push(k);
+            let fk = self.pos.key_after(m);
+            self.estimates.prefetch(fk);
+            full_keys.push(fk);
         }
         // the last drop child on each square, for the delayed interpositions
         let mut last_drop = [NO_PREV; 128];
@@ -268,7 +274,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
             let mut c = Child {
                 mv: m,
                 key: keys[i],
-                full_key: self.pos.key_after(m),
+                full_key: full_keys[i],
                 hand: child_hand,
                 pn: 1,
                 dn: 1,
@@ -336,22 +342,31 @@ impl<'a, V: Variant> Searcher<'a, V> {
             c.phand = HandBits::FULL;
             return;
         }
+        // a remembered estimate counts as a node too: the table's replacement weighs entries by the nodes below
+        // them, so the search (and its node count) stays exactly that of counting the replies again
         self.nodes += 1;
+        if let Some((pn, dn)) = self.estimates.get(c.full_key) {
+            c.pn = pn;
+            c.dn = dn;
+            return;
+        }
         self.pos.do_move(c.mv);
-        let mut replies = MoveList::new();
         if or_node {
-            generate_evasions(&self.pos, &mut replies);
-            if replies.is_empty() {
+            // counted without listing them: most children are estimated, few expanded
+            let evasions = self.pos.count_legal_moves_drop_squares_once();
+            if evasions == 0 {
                 c.pn = 0;
                 c.dn = INF;
                 c.len = 0;
                 c.phand = self.and_proof_hand(HandBits::EMPTY, c.hand);
                 self.tt.store(c.key, c.phand, 0, INF, 0, 0, 1);
             } else {
-                c.pn = undelayed_count(&replies);
+                c.pn = evasions;
                 c.dn = 1;
+                self.estimates.put(c.full_key, c.pn, c.dn);
             }
         } else {
+            let mut replies = MoveList::new();
             generate_checks(&self.pos, &mut replies);
             if replies.is_empty() {
                 c.pn = INF;
@@ -362,6 +377,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
             } else {
                 c.pn = 1;
                 c.dn = replies.len() as u32;
+                self.estimates.put(c.full_key, c.pn, c.dn);
             }
         }
         self.pos.undo_move();

@@ -19,6 +19,7 @@
 
 mod children;
 mod dfpn;
+mod estimates;
 pub mod hands;
 mod line;
 pub mod moves;

@@ -2,7 +2,6 @@
 //! check, board moves only onto checking squares or off a discovery line), the defender's evasions (the legal
 //! moves of a side in check), and the test for futile interpositions (無駄合い).
 
-use crate::rules::attacks::opposite_direction;
 use crate::rules::bitboard::Bitboard;
 use crate::rules::movegen::GenMode;
 use crate::rules::moves::{Move, MoveList};
@@ -55,34 +54,30 @@ pub fn generate_checks<V: Variant>(pos: &Position<V>, list: &mut MoveList) {
     }
 
     // pieces that would uncover a check by a slider of ours if they left the line to the king
-    let mut discoverers = Bb::<V>::EMPTY;
-    for d in 0..8 {
-        let first = Position::<V>::slide(d, ek, occ) & occ;
-        if first.is_empty() {
-            continue;
-        }
-        let s1 = first.lsb();
-        if pos.piece_at(s1).color() != us {
-            continue;
-        }
-        let second = Position::<V>::slide(d, s1, occ) & occ;
-        if second.is_empty() {
-            continue;
-        }
-        let p2 = pos.piece_at(second.lsb());
-        if p2.color() == us
-            && t.slides[us.index()][p2.kind().index()] & (1 << opposite_direction(d)) != 0
-        {
-            discoverers |= first;
-        }
-    }
+    let discoverers = pos.discovered_check_candidates(us);
 
     let zone = Bb::<V>::from_u128(t.zone[us.index()]);
     let own_king = pos.king(us);
     let pinned = pos.pinned();
     let board = V::board();
     for &k in V::NON_KING_KINDS {
-        for from in pos.pieces(us, k) {
+        let pieces = pos.pieces(us, k);
+        if pieces.is_empty() {
+            continue;
+        }
+        // The squares from which the piece checks, once per kind: vacating `from` changes them only when `from`
+        // blocks one of the kind's rays from the king, and then `from` is itself among them.
+        let checks = Position::<V>::attacks_from(them, k, ek, occ);
+        let promoted = if t.promotes[k.index()] {
+            k.promoted()
+        } else {
+            None
+        };
+        let pro_checks = promoted.map_or(Bb::<V>::EMPTY, |pk| {
+            Position::<V>::attacks_from(them, pk, ek, occ)
+        });
+        let alive = !Bb::<V>::from_u128(t.dead[us.index()][k.index()]);
+        for from in pieces {
             let fb = Bitboard::square(from);
             let mut to = Position::<V>::attacks_from(us, k, from, occ) & board & !ours;
             if pinned.has(from) {
@@ -91,25 +86,29 @@ pub fn generate_checks<V: Variant>(pos: &Position<V>, list: &mut MoveList) {
             if to.is_empty() {
                 continue;
             }
-            let occ_without = occ ^ fb;
             let discovered = if discoverers.has(from) {
                 to & !Position::<V>::line(ek, from)
             } else {
                 Bb::<V>::EMPTY
             };
-            let alive = !Bb::<V>::from_u128(t.dead[us.index()][k.index()]);
-            let stay_checks = Position::<V>::attacks_from(them, k, ek, occ_without) | discovered;
+            let stay_checks = if checks.has(from) {
+                Position::<V>::attacks_from(them, k, ek, occ ^ fb)
+            } else {
+                checks
+            } | discovered;
             for sq in to & alive & stay_checks {
                 list.push(Move::normal(from, sq, false));
             }
-            if t.promotes[k.index()] {
-                let Some(pk) = k.promoted() else { continue };
+            if let Some(pk) = promoted {
                 let promoting = if zone.has(from) { to } else { to & zone };
                 if promoting.is_empty() {
                     continue;
                 }
-                let pro_checks =
-                    Position::<V>::attacks_from(them, pk, ek, occ_without) | discovered;
+                let pro_checks = if pro_checks.has(from) {
+                    Position::<V>::attacks_from(them, pk, ek, occ ^ fb)
+                } else {
+                    pro_checks
+                } | discovered;
                 for sq in promoting & pro_checks {
                     list.push(Move::normal(from, sq, true));
                 }

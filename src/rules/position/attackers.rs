@@ -108,6 +108,22 @@ impl<V: Variant> Position<V> {
         pinned
     }
 
+    /// Pieces of colour `c` standing alone between a slider of `c` and the enemy king: moving one off that
+    /// line uncovers a check. The enemy king must be on the board.
+    pub fn discovered_check_candidates(&self, c: Color) -> Bb<V> {
+        let ek = self.kings[(!c).index()];
+        let occ = self.occupied();
+        let ours = self.by_color[c.index()];
+        let mut found = Bb::<V>::EMPTY;
+        for s in self.slider_candidates(c, ek) {
+            let between = Self::between(s, ek) & occ;
+            if !between.several() && (between & ours).any() {
+                found |= between;
+            }
+        }
+        found
+    }
+
     /// Squares between two squares on one line (exclusive); empty when they are not aligned.
     #[inline(always)]
     pub fn between(a: Square, b: Square) -> Bb<V> {
