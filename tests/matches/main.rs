@@ -48,12 +48,35 @@ fn real(name: &str) -> Vec<String> {
     .to_vec()
 }
 
-/// A scratch directory of its own for each test.
-fn scratch(test: &str) -> PathBuf {
+/// A scratch directory of its own for each test, removed when the test passes (kept for a look when it fails).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn scratch(test: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("hayate-match-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    Scratch(d)
 }
 
 struct Run {
@@ -187,7 +210,8 @@ fn play(
     e2: &[String],
     more: &[&str],
 ) -> (Run, Vec<RecordLine>) {
-    let out = scratch(test).join("out");
+    let dir = scratch(test);
+    let out = dir.join("out");
     let c = common(&out, games);
     let r = run_match(e1, e2, &args(&c, more), LIMIT);
     assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
