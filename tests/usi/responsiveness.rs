@@ -248,6 +248,17 @@ fn commands_during_a_search() {
     e.go_legal("go depth 2");
 }
 
+/// Sends `go`, checks that the bestmove is legal in `sfen`, and returns the time from the write of `go` to the
+/// bestmove line.
+fn timed_bestmove(e: &mut Engine, sfen: &str, go: &str) -> Duration {
+    let t = e.send(go);
+    let (l, _) = e.bestmove(SEARCH);
+    if let Err(err) = check_bestmove(sfen, &l.text) {
+        e.fail(&err);
+    }
+    l.at.duration_since(t)
+}
+
 /// The clock limits are kept (the engine keeps its NetworkDelay of 120 ms in hand), measured from the
 /// write of `go` to the bestmove line.
 #[test]
@@ -262,12 +273,7 @@ fn time_limits_are_kept() {
         ("go btime 1000 wtime 1000 binc 100 winc 100", 1000),
         ("go btime 200 wtime 200", 200),
     ] {
-        let t = e.send(go);
-        let (l, _) = e.bestmove(SEARCH);
-        let took = l.at.duration_since(t);
-        if let Err(err) = check_bestmove(&sfen, &l.text) {
-            e.fail(&err);
-        }
+        let took = timed_bestmove(&mut e, &sfen, go);
         assert!(
             took <= Duration::from_millis(limit_ms),
             "'{go}' answered after {:.0} ms",
@@ -286,12 +292,7 @@ fn byoyomi_is_used_in_full() {
     e.send("position startpos moves 7g7f 3c3d");
     let sfen = e.sfen();
     for _ in 0..2 {
-        let t = e.send("go btime 0 wtime 0 byoyomi 600");
-        let (l, _) = e.bestmove(SEARCH);
-        let took = l.at.duration_since(t);
-        if let Err(err) = check_bestmove(&sfen, &l.text) {
-            e.fail(&err);
-        }
+        let took = timed_bestmove(&mut e, &sfen, "go btime 0 wtime 0 byoyomi 600");
         assert!(
             took >= Duration::from_millis(440) && took <= Duration::from_millis(600),
             "byoyomi 600 answered after {:.0} ms",
