@@ -1,6 +1,7 @@
 //! Move generation benchmarks (divan): perft from each game's start position, and legal move generation
 //! (`GenMode::All` and `GenMode::Captures`) on middlegame positions taken from the perft suites in `perft/`, named
-//! by their number of legal moves (the maximum-mobility shogi position has no capture).
+//! by their number of legal moves (the maximum-mobility shogi position has no capture); and `is_legal`, which decides
+//! one move directly, against `is_legal_by_generation`, which generates every legal move to look for it.
 //!
 //! Run with `cargo bench --bench movegen`; `cargo bench --bench movegen -- --help` lists divan's options.
 
@@ -10,7 +11,7 @@ use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};
 use hayate::rules::movegen::GenMode;
 use hayate::rules::perft::perft;
-use hayate::{Minishogi, MoveList, Position, Shogi, Variant, Yari};
+use hayate::{Minishogi, Move, MoveList, Position, Shogi, Variant, Yari};
 
 fn main() {
     divan::main();
@@ -102,6 +103,33 @@ fn generate<V: Variant>(bencher: Bencher, p: Named, mode: GenMode) {
         });
 }
 
+/// Legality of a mix of moves, as the search's staged picker asks it of hash and killer moves: the position's
+/// legal moves and those of the position after its first move (the other side's, mostly illegal here). The
+/// counter reports moves checked per second.
+fn legality<V: Variant>(bencher: Bencher, p: Named, fast: bool) {
+    let mut pos =
+        Position::<V>::from_sfen(p.sfen).unwrap_or_else(|e| panic!("{}: bad SFEN: {e}", p.sfen));
+    let mut moves: Vec<Move> = pos.legal_moves().to_vec();
+    pos.do_move(moves[0]);
+    moves.extend(pos.legal_moves().iter().copied());
+    pos.undo_move();
+    bencher
+        .counter(ItemsCount::new(moves.len()))
+        .bench_local(|| {
+            let pos = black_box(&pos);
+            moves
+                .iter()
+                .filter(|&&m| {
+                    if fast {
+                        pos.is_legal(m)
+                    } else {
+                        pos.is_legal_by_generation(m)
+                    }
+                })
+                .count()
+        });
+}
+
 mod perft_startpos {
     use super::*;
 
@@ -156,5 +184,43 @@ mod generate_captures {
     #[divan::bench(args = YARI_POSITIONS)]
     fn yari(bencher: Bencher, p: Named) {
         generate::<Yari>(bencher, p, GenMode::Captures);
+    }
+}
+
+mod is_legal {
+    use super::*;
+
+    #[divan::bench(args = SHOGI_POSITIONS)]
+    fn shogi(bencher: Bencher, p: Named) {
+        legality::<Shogi>(bencher, p, true);
+    }
+
+    #[divan::bench(args = MINISHOGI_POSITIONS)]
+    fn minishogi(bencher: Bencher, p: Named) {
+        legality::<Minishogi>(bencher, p, true);
+    }
+
+    #[divan::bench(args = YARI_POSITIONS)]
+    fn yari(bencher: Bencher, p: Named) {
+        legality::<Yari>(bencher, p, true);
+    }
+}
+
+mod is_legal_by_generation {
+    use super::*;
+
+    #[divan::bench(args = SHOGI_POSITIONS)]
+    fn shogi(bencher: Bencher, p: Named) {
+        legality::<Shogi>(bencher, p, false);
+    }
+
+    #[divan::bench(args = MINISHOGI_POSITIONS)]
+    fn minishogi(bencher: Bencher, p: Named) {
+        legality::<Minishogi>(bencher, p, false);
+    }
+
+    #[divan::bench(args = YARI_POSITIONS)]
+    fn yari(bencher: Bencher, p: Named) {
+        legality::<Yari>(bencher, p, false);
     }
 }

@@ -6,6 +6,7 @@ pub mod attacks;
 pub mod bitboard;
 pub mod game;
 pub mod hand;
+pub mod legality;
 pub mod movegen;
 pub mod moves;
 pub mod perft;

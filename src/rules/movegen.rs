@@ -261,8 +261,9 @@ impl<V: Variant> Position<V> {
         Self::attacks_from(us, kind, to, occ).has(enemy_king)
     }
 
-    /// Whether `m` is a legal move here. Checks any 16-bit value, such as a move from the hash table.
-    pub fn is_legal(&self, m: Move) -> bool {
+    /// Whether `m` is a legal move here, by generating every legal move and looking for it: the reference that
+    /// the fast [`Position::is_legal`] (in `legality.rs`) is tested against. Takes any 16-bit value.
+    pub fn is_legal_by_generation(&self, m: Move) -> bool {
         if m.is_none() {
             return false;
         }
