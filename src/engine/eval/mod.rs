@@ -80,15 +80,6 @@ pub fn safety_counts<V: GameEval>(pos: &Position<V>) -> SafetyCounts {
 fn terms_and_counts<V: GameEval>(pos: &Position<V>) -> (EvalTerms, SafetyCounts) {
     let mut t = EvalTerms::default();
     let mut n = SafetyCounts::default();
-    for &k in V::BOARD_KINDS {
-        if k == Kind::King {
-            continue;
-        }
-        let v = V::BOARD_VALUE[k.index()];
-        let diff =
-            pos.pieces(Color::Black, k).count() as i32 - pos.pieces(Color::White, k).count() as i32;
-        t.board_material += v * diff;
-    }
     for &k in V::HAND_KINDS {
         let v = V::HAND_VALUE[k.index()];
         let diff = pos.hand(Color::Black).count(k) as i32 - pos.hand(Color::White).count(k) as i32;
@@ -97,18 +88,30 @@ fn terms_and_counts<V: GameEval>(pos: &Position<V>) -> (EvalTerms, SafetyCounts)
     let occ = pos.occupied();
     for c in Color::ALL {
         let sign = if c == Color::Black { 1 } else { -1 };
-        for sq in pos.color_bb(c) {
-            let k = pos.piece_at(sq).kind();
-            let r = sq.rank_index(V::RANKS);
-            let rel = if c == Color::Black {
-                V::RANKS - 1 - r
-            } else {
-                r
-            };
-            t.placement += sign * V::RANK_BONUS[k.index()][rel.min(8)];
-            if V::tables().slides[c.index()][k.index()] != 0 {
-                let mobility = Position::<V>::attacks_from(c, k, sq, occ) & !pos.color_bb(c);
-                n.mobility += sign * mobility.count() as i32;
+        // by kind, through the kind's bitboard: no board lookup per piece, and the per-kind tests (a slider?)
+        // once per kind instead of once per piece
+        for &k in V::BOARD_KINDS {
+            let pieces = pos.pieces(c, k);
+            if pieces.is_empty() {
+                continue;
+            }
+            if k != Kind::King {
+                t.board_material += sign * V::BOARD_VALUE[k.index()] * pieces.count() as i32;
+            }
+            let bonus = &V::RANK_BONUS[k.index()];
+            let slider = V::tables().slides[c.index()][k.index()] != 0;
+            for sq in pieces {
+                let r = sq.rank_index(V::RANKS);
+                let rel = if c == Color::Black {
+                    V::RANKS - 1 - r
+                } else {
+                    r
+                };
+                t.placement += sign * bonus[rel.min(8)];
+                if slider {
+                    let mobility = Position::<V>::attacks_from(c, k, sq, occ) & !pos.color_bb(c);
+                    n.mobility += sign * mobility.count() as i32;
+                }
             }
         }
         let ksq = pos.king(c);

@@ -26,6 +26,7 @@ mod make;
 mod mate_probe;
 mod node;
 mod ordering;
+mod picker;
 mod qsearch;
 mod smp;
 mod time;

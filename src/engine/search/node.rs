@@ -9,12 +9,11 @@
 use std::sync::LazyLock;
 
 use super::driver::Worker;
-use super::ordering::pick;
+use super::picker::MovePicker;
 use super::smp::DEFER_DEPTH;
 use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::engine::eval::{see_ge, GameEval};
 use crate::engine::tt::{Bound, TtData};
-use crate::rules::movegen::GenMode;
 use crate::rules::moves::{Move, MoveList, MAX_MOVES};
 use crate::rules::piece::Kind;
 use crate::rules::position::Repetition;
@@ -248,18 +247,13 @@ impl<V: GameEval> Worker<'_, V> {
             }
         }
 
-        // Step 10. Generate the moves (all legal ones); none loses in all three games, checkmate or not.
-        let mut moves = MoveList::new();
-        self.pos.generate(GenMode::All, &mut moves);
-        if moves.is_empty() {
-            return -MATE + ply as i32;
-        }
-        let mut scores = self.ordering.score_moves(&self.pos, &moves, tt_move, ply);
+        // Step 10. The move picker: the moves are generated in stages, best first (`MovePicker`), so that a
+        // node that cuts off early generates few of them. None legal loses in all three games, checkmate or not.
+        let mut picker = MovePicker::new(&self.pos, &self.ordering, tt_move, ply);
 
-        // Step 11. Loop through the moves, best scored first (`pick`). With several workers, this node is marked
-        // as being searched, and a late move whose position another worker is searching right now is put off to
-        // the end of the list, once: by then that worker has stored its result, or this one searches something
-        // else meanwhile.
+        // Step 11. Loop through the moves. With several workers, this node is marked as being searched, and a
+        // move after the first whose position another worker is searching right now is put off to the end of the
+        // list, once: by then that worker has stored its result, or this one searches something else meanwhile.
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
@@ -267,20 +261,14 @@ impl<V: GameEval> Worker<'_, V> {
         let mut quiets_tried: MoveList = MoveList::new();
         let busy = self.sh.busy.filter(|_| depth >= DEFER_DEPTH);
         let _mark = busy.and_then(|b| b.claim(key));
-        let generated = moves.len();
-        let mut next = 0;
-        while next < moves.len() {
-            let i = next;
-            next += 1;
-            let m = pick(&mut moves, &mut scores, i);
+        while let Some(m) = picker.next(&self.pos, &self.ordering) {
             if m == excluded {
                 continue;
             }
             let next_key = self.pos.key_after(m);
             if let Some(b) = busy {
-                if searched > 0 && i < generated && !moves.is_full() && b.is_busy(next_key) {
-                    moves.push(m);
-                    scores[moves.len() - 1] = i32::MIN;
+                if searched > 0 && !picker.in_deferred_stage() && b.is_busy(next_key) {
+                    picker.defer(m);
                     continue;
                 }
             }
@@ -370,6 +358,9 @@ impl<V: GameEval> Worker<'_, V> {
             if quiet {
                 quiets_tried.push(m);
             }
+        }
+        if picker.yielded() == 0 {
+            return -MATE + ply as i32;
         }
         if searched == 0 {
             // every move was pruned: fail low with a bound the table may keep

@@ -20,8 +20,8 @@ fn history_index(m: Move) -> usize {
 }
 const HISTORY_SIZE: usize = 88 * 81;
 
-/// Move scores, by the move's place in its list.
-pub(super) type Scores = [i32; MAX_MOVES];
+/// Move scores, by the move's place in its list (not zeroed first: a node's list is scored once, in full).
+pub(super) type Scores = arrayvec::ArrayVec<i32, MAX_MOVES>;
 
 /// One worker thread's move-ordering statistics. They carry over from one search to the next (the positions of
 /// consecutive moves of a game are alike), aged at each new search, and are emptied with the table.
@@ -58,6 +58,21 @@ impl MoveOrdering {
     #[inline]
     pub(super) fn is_killer(&self, ply: usize, m: Move) -> bool {
         m == self.killers[ply][0] || m == self.killers[ply][1]
+    }
+
+    /// The two killers of `ply`, the latest first.
+    #[inline]
+    pub(super) fn killers(&self, ply: usize) -> [Move; 2] {
+        self.killers[ply]
+    }
+
+    /// The quiet move that last cut off right after the move that led to `pos` (none after a null move).
+    #[inline]
+    pub(super) fn counter_move<V: GameEval>(&self, pos: &Position<V>) -> Move {
+        pos.history()
+            .last()
+            .filter(|s| !s.mv.is_none())
+            .map_or(Move::NONE, |s| self.counter_moves[history_index(s.mv)])
     }
 
     /// The history score of a quiet move by `us`.
@@ -106,15 +121,11 @@ impl MoveOrdering {
         tt_move: Move,
         ply: usize,
     ) -> Scores {
-        let mut scores = [0i32; MAX_MOVES];
+        let mut scores = Scores::new();
         let us = pos.side_to_move();
-        let counter = pos
-            .history()
-            .last()
-            .filter(|s| !s.mv.is_none())
-            .map_or(Move::NONE, |s| self.counter_moves[history_index(s.mv)]);
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if m == tt_move {
+        let counter = self.counter_move(pos);
+        for &m in moves.iter() {
+            scores.push(if m == tt_move {
                 1 << 30
             } else if !m.is_drop() && pos.piece_at(m.to()).is_some() {
                 // captures: most valuable victim first, then least valuable attacker; losing ones (by static
@@ -133,7 +144,7 @@ impl MoveOrdering {
                 1 << 25
             } else {
                 self.history[us.index()][history_index(m)]
-            };
+            });
         }
         scores
     }

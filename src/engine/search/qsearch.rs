@@ -5,6 +5,7 @@
 use super::driver::Worker;
 use super::node::tt_cutoff;
 use super::ordering::pick;
+use super::picker::score_captures;
 use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::engine::eval::{capture_value, see_ge, GameEval};
 use crate::engine::tt::Bound;
@@ -88,9 +89,12 @@ impl<V: GameEval> Worker<'_, V> {
                 }
             }
         }
-        let mut scores = self
-            .ordering
-            .score_moves(&self.pos, &moves, tt_move, ply.min(MAX_PLY));
+        let mut scores = if in_check {
+            self.ordering
+                .score_moves(&self.pos, &moves, tt_move, ply.min(MAX_PLY))
+        } else {
+            score_captures(&self.pos, &moves, tt_move)
+        };
         let mut best = stand_pat;
         let mut best_move = Move::NONE;
         for i in 0..moves.len() {
