@@ -187,9 +187,8 @@ impl MovePicker {
                     self.stage = Stage::BadCaptures;
                 }
                 Stage::BadCaptures => {
-                    if self.bad_index < self.bad_captures.len() {
-                        self.bad_index += 1;
-                        return Some(self.bad_captures[self.bad_index - 1]);
+                    if let Some(m) = next_in(&self.bad_captures, &mut self.bad_index) {
+                        return Some(m);
                     }
                     self.stage = Stage::GenerateQuiets;
                 }
@@ -228,9 +227,8 @@ impl MovePicker {
                     self.stage = Stage::Deferred;
                 }
                 Stage::Deferred => {
-                    if self.deferred_index < self.deferred.len() {
-                        self.deferred_index += 1;
-                        return Some(self.deferred[self.deferred_index - 1]);
+                    if let Some(m) = next_in(&self.deferred, &mut self.deferred_index) {
+                        return Some(m);
                     }
                     self.stage = Stage::Done;
                 }
@@ -296,6 +294,13 @@ pub(super) fn score_captures<V: GameEval>(
             }
         })
         .collect()
+}
+
+/// The move of `list` at `*index`, if any, stepping past it.
+fn next_in(list: &MoveList, index: &mut usize) -> Option<Move> {
+    let m = list.get(*index).copied();
+    *index += usize::from(m.is_some());
+    m
 }
 
 /// A capture's order among captures: the most valuable victim first, then the least valuable attacker;
