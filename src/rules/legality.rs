@@ -461,7 +461,7 @@ mod tests {
 
     /// The rare cases must have been reached, or the comparison proves little about them.
     fn assert_coverage(name: &str, t: &Tally, positions: u64) {
-        eprintln!("{name}: {t:?}");
+        log::debug!("{name}: {t:?}");
         assert!(t.positions >= positions, "{name}: {t:?}");
         assert!(t.in_check * 20 >= t.positions, "{name}: few checks: {t:?}");
         assert!(t.double_check > 0, "{name}: no double check: {t:?}");
@@ -503,6 +503,6 @@ mod tests {
             assert_coverage("yari", &t, 100_000);
             total += t;
         }
-        eprintln!("total: {total:?}");
+        log::info!("total: {total:?}");
     }
 }
