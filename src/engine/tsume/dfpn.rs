@@ -72,6 +72,9 @@ type PathSet = HashMap<u64, u16, BuildHasherDefault<KeyHasher>>;
 pub enum Abort {
     Stopped,
     Limit,
+    /// The soft deadline of optional work (shortening, the longest-defence checks) passed; the limits are not
+    /// spent, so the work that a proven mate still needs (reading its line) goes on.
+    Soft,
 }
 
 /// Searches grow one frame per ply; deeper than this a line is abandoned (and "no mate" is not claimed).
@@ -88,6 +91,8 @@ pub struct Searcher<'a, V: Variant> {
     pub futile_rule: bool,
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
+    /// Where optional work ends (see [`Abort::Soft`]).
+    soft_deadline: Option<Instant>,
     node_limit: u64,
     start: Instant,
     next_progress: Instant,
@@ -139,6 +144,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
             futile_rule,
             stop,
             deadline: time.map(|t| start + t),
+            soft_deadline: None,
             node_limit: node_limit.unwrap_or(u64::MAX),
             start,
             next_progress: start + Duration::from_secs(1),
@@ -182,6 +188,10 @@ impl<'a, V: Variant> Searcher<'a, V> {
                 self.aborted = Some(Abort::Limit);
                 return;
             }
+            if self.soft_deadline.is_some_and(|d| now >= d) {
+                self.aborted = Some(Abort::Soft);
+                return;
+            }
             if now >= self.next_progress {
                 self.next_progress = now + Duration::from_secs(1);
                 if let Some(f) = self.progress {
@@ -189,6 +199,27 @@ impl<'a, V: Variant> Searcher<'a, V> {
                 }
             }
         }
+    }
+
+    /// Optional work (shortening, longest-defence checks) ends at `share` of the time left, so that a long
+    /// problem whose shortening cannot finish still has time to read and check its line. No effect without a
+    /// time limit.
+    pub fn set_soft_deadline(&mut self, share: f64) {
+        self.soft_deadline = self.deadline.map(|d| {
+            let now = Instant::now();
+            now + d.saturating_duration_since(now).mul_f64(share)
+        });
+    }
+
+    /// A search that a proven mate needs (reading its line): it runs past the soft deadline, to the limits.
+    pub fn search_required(&mut self, depth: u16, ply: u16) -> NodeResult {
+        let soft = self.soft_deadline.take();
+        if self.aborted == Some(Abort::Soft) {
+            self.aborted = None;
+        }
+        let r = self.search(depth, ply);
+        self.soft_deadline = soft;
+        r
     }
 
     /// The attacker's hand in the current position.

@@ -27,9 +27,20 @@ pub fn shorten<V: Variant>(s: &mut Searcher<V>, mut len: u16) -> (u16, bool) {
             return (len, false);
         }
         if r.pn == 0 {
-            log::debug!("tsume: mate within {} plies, {} nodes", r.len, s.nodes);
+            log::debug!(
+                "tsume: mate within {} plies, {} nodes, {:?}",
+                r.len,
+                s.nodes,
+                s.elapsed()
+            );
             len = r.len.min(len - 2);
         } else {
+            log::debug!(
+                "tsume: no mate within {} plies, {} nodes, {:?}",
+                len - 2,
+                s.nodes,
+                s.elapsed()
+            );
             return (len, true);
         }
     }
@@ -45,9 +56,9 @@ struct Candidate {
 }
 
 /// Reads the principal line from the table, the root being proven with exact value `value` (plies).
-/// `exact` asks for depth-limited searches that make the defence the longest one; they stop with the
-/// search's limits, and the rest of the line then follows the table's bounds. Returns `None` if the table lost
-/// a needed proof.
+/// `exact` asks for depth-limited searches that make the defence the longest one; they are optional work and
+/// stop at the soft deadline, and the rest of the line then follows the table's bounds. A proof the table lost
+/// is searched again, up to the hard limits. Returns `None` if one could not be found again.
 pub fn principal_line<V: Variant>(
     s: &mut Searcher<V>,
     value: u16,
@@ -78,13 +89,14 @@ pub fn principal_line<V: Variant>(
                     }
                 }
             }
-            if chosen.is_none() && exact {
+            if chosen.is_none() {
+                // the table lost this proof (replaced, or never stored below a depth-limited search): prove the
+                // checks again, each within the plies left
                 for &m in moves.iter() {
                     s.pos.do_move(m);
-                    let r = s.search(v - 1, ply + 1);
+                    let r = s.search_required(v - 1, ply + 1);
                     s.pos.undo_move();
                     if s.aborted.is_some() {
-                        exact = false;
                         break;
                     }
                     if r.pn == 0 {
@@ -109,20 +121,16 @@ pub fn principal_line<V: Variant>(
                 let limit = if futile { v + 1 } else { v - 1 };
                 let bound = match proven_len(s, m, limit) {
                     Some(l) => l,
-                    None if exact => {
+                    None => {
                         s.pos.do_move(m);
-                        let r = s.search(limit, ply + 1);
+                        let r = s.search_required(limit, ply + 1);
                         s.pos.undo_move();
-                        if s.aborted.is_some() {
-                            exact = false;
-                        }
                         if r.pn == 0 {
                             r.len
                         } else {
                             limit
                         }
                     }
-                    None => limit,
                 };
                 cands.push(Candidate {
                     mv: m,

@@ -283,7 +283,7 @@ fn run<V: Variant>(
     if let Some(a) = s.aborted {
         let result = match a {
             Abort::Stopped => MateResult::Stopped,
-            Abort::Limit => MateResult::Timeout,
+            Abort::Limit | Abort::Soft => MateResult::Timeout,
         };
         return finish(&s, result, None, false);
     }
@@ -295,7 +295,16 @@ fn run<V: Variant>(
         };
         return finish(&s, result, None, false);
     }
-    log::debug!("tsume: proven, first length {}, {} nodes", r.len, s.nodes);
+    log::debug!(
+        "tsume: proven, first length {}, {} nodes, {:?}",
+        r.len,
+        s.nodes,
+        s.elapsed()
+    );
+    // shortening a long mate (proving no shorter one) can cost far more than the proof: it gets three quarters
+    // of the time left, and the line is then read from the table (Microcosmos: proven after about half a minute,
+    // while the search for a mate two plies shorter had not ended after two more minutes)
+    s.set_soft_deadline(0.75);
     let (len, shortest) = if limits.shortest {
         line::shorten(&mut s, r.len)
     } else {
@@ -303,7 +312,9 @@ fn run<V: Variant>(
     };
     // the line is read even when the limits ran out during the shortening: the mate itself is proven
     let exact = s.aborted.is_none();
-    let Some(pv) = line::principal_line(&mut s, len, exact) else {
+    let pv = line::principal_line(&mut s, len, exact);
+    log::debug!("tsume: line read, {} nodes, {:?}", s.nodes, s.elapsed());
+    let Some(pv) = pv else {
         log::warn!("tsume: proven, but the table lost part of the line");
         return finish(&s, MateResult::Timeout, None, false);
     };
