@@ -67,6 +67,57 @@ impl Hasher for KeyHasher {
 }
 type PathSet = HashMap<u64, u16, BuildHasherDefault<KeyHasher>>;
 
+/// Slots of the path's filter.
+const PATH_FILTER: usize = 1 << 12;
+
+/// The positions on the current path (full keys, with their plies), for the repetition test of every child.
+/// Nearly every child is off the path: a count per slot of some key bits (8 KB, in the first-level cache)
+/// answers those without a hash-map lookup.
+struct Path {
+    plies: PathSet,
+    filter: Box<[u16; PATH_FILTER]>,
+}
+
+impl Path {
+    fn new() -> Path {
+        Path {
+            plies: PathSet::default(),
+            filter: Box::new([0; PATH_FILTER]),
+        }
+    }
+
+    #[inline(always)]
+    fn slot(key: u64) -> usize {
+        // the map's hash uses the key's low and high bits; the filter uses others
+        (key >> 20) as usize & (PATH_FILTER - 1)
+    }
+
+    #[inline(always)]
+    fn get(&self, key: u64) -> Option<u16> {
+        if self.filter[Self::slot(key)] == 0 {
+            return None;
+        }
+        self.plies.get(&key).copied()
+    }
+
+    fn insert(&mut self, key: u64, ply: u16) {
+        if self.plies.insert(key, ply).is_none() {
+            self.filter[Self::slot(key)] += 1;
+        }
+    }
+
+    fn remove(&mut self, key: u64) {
+        if self.plies.remove(&key).is_some() {
+            self.filter[Self::slot(key)] -= 1;
+        }
+    }
+
+    fn clear(&mut self) {
+        self.plies.clear();
+        self.filter.fill(0);
+    }
+}
+
 /// Why a search ended early.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Abort {
@@ -97,7 +148,7 @@ pub struct Searcher<'a, V: Variant> {
     start: Instant,
     next_progress: Instant,
     progress: Option<&'a (dyn Fn(&MateProgress) + Sync)>,
-    path: PathSet,
+    path: Path,
     pool: Vec<Vec<Child>>,
     reps: RepCache,
     estimates: Estimates,
@@ -149,7 +200,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
             start,
             next_progress: start + Duration::from_secs(1),
             progress,
-            path: PathSet::default(),
+            path: Path::new(),
             pool: Vec::new(),
             reps: RepCache::new(),
             estimates,
@@ -320,7 +371,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
                 c.prev = last_drop[to];
                 last_drop[to] = children.len() as u16;
             }
-            if let Some(&ply) = self.path.get(&c.full_key) {
+            if let Some(ply) = self.path.get(c.full_key) {
                 c.pn = INF;
                 c.dn = 0;
                 c.len = DEPTH_INF;
@@ -491,7 +542,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
             c.phand = r.hand;
             c.rep = r.rep;
         }
-        self.path.remove(&full_key);
+        self.path.remove(full_key);
 
         let amount = self.nodes - start_nodes + 1;
         let result = if self.aborted.is_some() {
