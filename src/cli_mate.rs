@@ -48,6 +48,7 @@ pub fn run_mate(args: &MateArgs) -> ExitCode {
         hash_mb: args.hash as usize,
         shortest: !args.no_shorten,
         futile_interpositions: !args.count_futile,
+        ..MateLimits::default()
     };
     with_variant!(args.variant.0, V => {
         if let Some(path) = &args.suite {

@@ -127,3 +127,37 @@ fn an_omitted_defender_hand_means_all_remaining_pieces() {
     // the ordinary parser still wants both kings
     assert!(Position::<Shogi>::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").is_err());
 }
+
+/// With no time for optional work the shortening is cut short at once (a soft deadline, not the limit), yet the
+/// mate is still reported: its line read from the table and checked, marked as not proven shortest. With the
+/// default share the same problem gets its exact length.
+#[test]
+fn a_cut_shortening_still_reports_a_checked_line() {
+    // 将棋図巧 No. 1, 33 plies from its end (tests/data/tsume/long.txt)
+    let sfen = "1pG6/Gs+P6/pP7/n1lsS4/1k7/n3b4/1N+Bp5/1S7/9 b RPr2gn3l12p 1";
+    let pos = tsume_position::<Shogi>(sfen, DefenderHand::AsGiven).unwrap();
+    let stop = AtomicBool::new(false);
+    let cut = MateLimits {
+        time: Some(Duration::from_secs(30)),
+        hash_mb: 16,
+        shortening_share: 0.0,
+        ..MateLimits::default()
+    };
+    let r = solve(&pos, &cut, &stop, None);
+    let MateResult::Mate(line) = &r.result else {
+        panic!("expected a mate, got {:?}", r.result)
+    };
+    assert!(!r.shortest_proven);
+    let len = r.length.expect("a length");
+    assert!(len >= 33 && len % 2 == 1, "length {len}");
+    assert!(line.len() >= len);
+
+    let full = MateLimits {
+        shortening_share: 0.75,
+        ..cut
+    };
+    let r = solve(&pos, &full, &stop, None);
+    assert!(matches!(r.result, MateResult::Mate(_)));
+    assert!(r.shortest_proven);
+    assert_eq!(r.length, Some(33));
+}

@@ -128,6 +128,7 @@ impl MateProbe {
             hash_mb: self.table_mb,
             shortest: true,
             futile_interpositions: false,
+            ..MateLimits::default()
         };
         let r = tsume::solve_reusing_table(pos, &limits, control.stop_flag(), &mut kept.table);
         match r.result {

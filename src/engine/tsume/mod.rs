@@ -55,6 +55,9 @@ pub struct MateLimits {
     pub shortest: bool,
     /// Futile interpositions do not count (the tsume convention); false counts every interposition.
     pub futile_interpositions: bool,
+    /// Under a time limit, the share of the time left after the proof that optional work may take: the
+    /// shortening and the checks that the line's defence is the longest. The line is then read from the table.
+    pub shortening_share: f64,
 }
 
 impl Default for MateLimits {
@@ -65,6 +68,7 @@ impl Default for MateLimits {
             hash_mb: 64,
             shortest: true,
             futile_interpositions: true,
+            shortening_share: 0.75,
         }
     }
 }
@@ -301,10 +305,10 @@ fn run<V: Variant>(
         s.nodes,
         s.elapsed()
     );
-    // shortening a long mate (proving no shorter one) can cost far more than the proof: it gets three quarters
-    // of the time left, and the line is then read from the table (Microcosmos: proven after about half a minute,
-    // while the search for a mate two plies shorter had not ended after two more minutes)
-    s.set_soft_deadline(0.75);
+    // shortening a long mate (proving no shorter one) can cost far more than the proof: it gets a share of the
+    // time left, and the line is then read from the table (Microcosmos: proven after about half a minute, while
+    // the search for a mate two plies shorter had not ended after two more minutes)
+    s.set_soft_deadline(limits.shortening_share);
     let (len, shortest) = if limits.shortest {
         line::shorten(&mut s, r.len)
     } else {
