@@ -7,8 +7,8 @@
 //! - `file`: the net file format, checked on load.
 //!
 //! Nets are per game. The search uses the net of its game when one is loaded and `UseNNUE` is on, the
-//! classical evaluation otherwise. Minishogi's net is embedded (`nets/minishogi.nnue`); 9×9 shogi and Yari have none
-//! yet (see the README for how to make one).
+//! classical evaluation otherwise. Minishogi's and 9×9 shogi's nets are embedded (`nets/minishogi.nnue`,
+//! `nets/shogi.nnue`); Yari has none yet (see the README for how to make one).
 
 pub mod accumulator;
 pub mod features;
@@ -42,7 +42,8 @@ pub fn embedded(game: GameKind) -> Option<Arc<Network>> {
     let bytes: &[u8] = match game {
         // README ("Learned evaluation") gives the commands, seeds and sizes that made it
         GameKind::Minishogi => include_bytes!("../../../nets/minishogi.nnue"),
-        GameKind::Shogi | GameKind::Yari => &[],
+        GameKind::Shogi => include_bytes!("../../../nets/shogi.nnue"),
+        GameKind::Yari => &[],
     };
     if bytes.is_empty() {
         return None;

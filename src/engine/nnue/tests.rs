@@ -165,10 +165,12 @@ fn mismatched_or_damaged_net_files_are_refused() {
 }
 
 #[test]
-fn the_embedded_minishogi_net_loads_and_the_search_uses_it_by_default() {
+fn the_embedded_nets_load_and_the_search_uses_them_by_default() {
     let net = embedded(GameKind::Minishogi).expect("minishogi net embedded");
     assert_eq!((net.inputs, net.game), (520, GameKind::Minishogi));
-    assert!(embedded(GameKind::Shogi).is_none() && embedded(GameKind::Yari).is_none());
+    let net = embedded(GameKind::Shogi).expect("shogi net embedded");
+    assert_eq!((net.inputs, net.game), (2344, GameKind::Shogi));
+    assert!(embedded(GameKind::Yari).is_none());
     let s = crate::engine::search::Searcher::new(1, 1);
-    assert!(s.net(GameKind::Minishogi).is_some());
+    assert!(s.net(GameKind::Minishogi).is_some() && s.net(GameKind::Shogi).is_some());
 }
