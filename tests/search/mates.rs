@@ -240,12 +240,12 @@ fn quiet_mate_shogi() {
 }
 
 /// A win by leaving the opponent no legal move (6d6c 7a6a B*6b: the last move gives no check). Late-move pruning
-/// (up to 8 plies from the leaves) drops that quiet last move at shallow depths, and through depth 9 the search
-/// reports a longer mate (5 plies); from depth 10 it finds the 3-ply win. (With late-move pruning up to 6 plies it
-/// was found from depth 9, up to 4 plies from depth 7.)
+/// (up to 8 plies from the leaves) drops that quiet last move at shallow depths, and with the 9×9 net through
+/// depth 10 the search reports a longer mate (5 plies); from depth 11 it finds the 3-ply win. (With the classical
+/// evaluation from depth 10; with late-move pruning up to 6 plies from depth 9, up to 4 plies from depth 7.)
 #[test]
 fn stalemate_win_found_at_its_length() {
-    check_mate::<Shogi>("2k6/9/S8/3+B5/9/9/9/9/4K4 b B 1", 3, "6d6c", 10, false);
+    check_mate::<Shogi>("2k6/9/S8/3+B5/9/9/9/9/4K4 b B 1", 3, "6d6c", 11, false);
 }
 
 /// 将棋図巧 No. 1, 33 plies from its end, with a sente king added in the far corner: a mate far beyond the
