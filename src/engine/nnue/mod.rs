@@ -40,7 +40,7 @@ pub fn load(path: &Path, game: GameKind) -> Result<Arc<Network>, NetError> {
 /// The net built into the binary for `game`, if any.
 pub fn embedded(game: GameKind) -> Option<Arc<Network>> {
     let bytes: &[u8] = match game {
-        // README ("Learned evaluation") gives the commands, seeds and sizes that made it
+        // README ("Learned evaluation") gives the commands, seeds and sizes that made each net
         GameKind::Minishogi => include_bytes!("../../../nets/minishogi.nnue"),
         GameKind::Shogi => include_bytes!("../../../nets/shogi.nnue"),
         GameKind::Yari => &[],
