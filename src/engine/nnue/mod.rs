@@ -7,8 +7,8 @@
 //! - `file`: the net file format, checked on load.
 //!
 //! Nets are per game. The search uses the net of its game when one is loaded and `UseNNUE` is on, the
-//! classical evaluation otherwise. Minishogi's and 9×9 shogi's nets are embedded (`nets/minishogi.nnue`,
-//! `nets/shogi.nnue`); Yari has none yet (see the README for how to make one).
+//! classical evaluation otherwise. Each game's net is embedded (`nets/minishogi.nnue`, `nets/shogi.nnue`,
+//! `nets/yari.nnue`); the README says how each was made.
 
 pub mod accumulator;
 pub mod features;
@@ -43,7 +43,7 @@ pub fn embedded(game: GameKind) -> Option<Arc<Network>> {
         // README ("Learned evaluation") gives the commands, seeds and sizes that made each net
         GameKind::Minishogi => include_bytes!("../../../nets/minishogi.nnue"),
         GameKind::Shogi => include_bytes!("../../../nets/shogi.nnue"),
-        GameKind::Yari => &[],
+        GameKind::Yari => include_bytes!("../../../nets/yari.nnue"),
     };
     if bytes.is_empty() {
         return None;

@@ -170,7 +170,10 @@ fn the_embedded_nets_load_and_the_search_uses_them_by_default() {
     assert_eq!((net.inputs, net.game), (520, GameKind::Minishogi));
     let net = embedded(GameKind::Shogi).expect("shogi net embedded");
     assert_eq!((net.inputs, net.game), (2344, GameKind::Shogi));
-    assert!(embedded(GameKind::Yari).is_none());
+    let net = embedded(GameKind::Yari).expect("yari net embedded");
+    assert_eq!((net.inputs, net.game), (1186, GameKind::Yari));
     let s = crate::engine::search::Searcher::new(1, 1);
-    assert!(s.net(GameKind::Minishogi).is_some() && s.net(GameKind::Shogi).is_some());
+    for game in [GameKind::Minishogi, GameKind::Shogi, GameKind::Yari] {
+        assert!(s.net(game).is_some(), "{game}");
+    }
 }
