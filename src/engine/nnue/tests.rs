@@ -173,7 +173,7 @@ fn the_embedded_nets_load_and_the_search_uses_them_by_default() {
     let net = embedded(GameKind::Yari).expect("yari net embedded");
     assert_eq!((net.inputs, net.game), (1186, GameKind::Yari));
     let s = crate::engine::search::Searcher::new(1, 1);
-    for game in [GameKind::Minishogi, GameKind::Shogi, GameKind::Yari] {
+    for game in GameKind::ALL {
         assert!(s.net(game).is_some(), "{game}");
     }
 }
