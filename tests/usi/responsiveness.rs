@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::legality::check_bestmove;
 use crate::process::Engine;
-use crate::{exclusive, ms, shared, MATED, MATE_IN_ONE, QUICK, SEARCH};
+use crate::{exclusive, ms, shared, MATED, MATE_IN_ONE, MINI_START, QUICK, SEARCH};
 
 /// `stop` during `go infinite`: a legal bestmove within 50 ms of writing `stop` (measured to the moment the
 /// reader thread has the line). The test holds the CPU lock so no other test's search competes for the cores.
@@ -321,4 +321,45 @@ fn entering_king_declaration() {
         let l = e.go_legal("go depth 2");
         assert_ne!(l, "bestmove win", "{rule}");
     }
+}
+
+/// A won minishogi game (from a match record) in which the tsume helper, its table kept from move to move,
+/// once stepped its node count past every clock check at the 17th move of sente and never returned: every
+/// `go byoyomi 200` of the winning side must be answered with a legal move well within the byoyomi's tolerance.
+#[test]
+fn the_mate_helper_keeps_to_byoyomi_in_a_won_game() {
+    let _cpu = shared();
+    let moves: Vec<&str> = "2e1d 4a5b 3e3d 5b4a 1d4a+ 5a4a B*3c B*2b 1e2e 3a3b 3c2b 2a2b B*4d B*3a 4e3e 4a4b \
+                            4d2b 3a2b 2e2b 1a2b B*3c 3b3c G*2c 2b1a 3d3c R*2a S*3b 4b3b 2c3b B*4c 3b2a 4c2a"
+        .split_whitespace()
+        .collect();
+    let mut e = Engine::with_threads(1);
+    e.accept("setoption name USI_Variant value minishogi");
+    e.accept("usinewgame");
+    let mut slowest = Duration::ZERO;
+    for ply in (0..=moves.len()).step_by(2) {
+        e.send(&match ply {
+            0 => format!("position sfen {MINI_START}"),
+            _ => format!(
+                "position sfen {MINI_START} moves {}",
+                moves[..ply].join(" ")
+            ),
+        });
+        let sfen = e.sfen();
+        let t = e.send("go btime 0 wtime 0 byoyomi 200");
+        let (l, _) = e.bestmove(Duration::from_secs(5));
+        if let Err(err) = check_bestmove(&sfen, &l.text) {
+            e.fail(&format!("ply {ply}: {err}"));
+        }
+        slowest = slowest.max(l.at.duration_since(t));
+    }
+    eprintln!(
+        "slowest bestmove after go byoyomi 200: {:.1} ms",
+        ms(slowest)
+    );
+    assert!(
+        slowest < Duration::from_millis(1000),
+        "a bestmove came {:.1} ms after go byoyomi 200",
+        ms(slowest)
+    );
 }

@@ -147,6 +147,10 @@ pub struct Searcher<'a, V: Variant> {
     node_limit: u64,
     start: Instant,
     next_progress: Instant,
+    /// The node count at which `poll` next reads the clock. Not `nodes % 256 == 0`: estimates count as nodes
+    /// too, so the count can step past every multiple of 256 for good (a search looping in steps of 2 from an
+    /// odd count never read the clock, and ran far past its deadline).
+    next_clock_check: u64,
     progress: Option<&'a (dyn Fn(&MateProgress) + Sync)>,
     path: Path,
     pool: Vec<Vec<Child>>,
@@ -199,6 +203,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
             node_limit: node_limit.unwrap_or(u64::MAX),
             start,
             next_progress: start + Duration::from_secs(1),
+            next_clock_check: 0,
             progress,
             path: Path::new(),
             pool: Vec::new(),
@@ -233,7 +238,8 @@ impl<'a, V: Variant> Searcher<'a, V> {
             self.aborted = Some(Abort::Limit);
             return;
         }
-        if self.nodes & 255 == 0 {
+        if self.nodes >= self.next_clock_check {
+            self.next_clock_check = self.nodes + 256;
             let now = Instant::now();
             if self.deadline.is_some_and(|d| now >= d) {
                 self.aborted = Some(Abort::Limit);
