@@ -177,6 +177,10 @@ pub struct TrainArgs {
     /// A folder for each epoch's quantised net (epoch-N.nnue).
     #[arg(long)]
     pub checkpoints: Option<PathBuf>,
+    /// King buckets: one block of inputs per region of the perspective's own king (nine: file in thirds,
+    /// distance from the back rank 0/1/2+), trained with a shared block that is folded into each.
+    #[arg(long)]
+    pub king_buckets: bool,
 }
 
 pub fn run_train(a: &TrainArgs) -> ExitCode {
@@ -202,7 +206,7 @@ fn train_for<V: hayate::Variant>(a: &TrainArgs) -> ExitCode {
     };
     let t0 = std::time::Instant::now();
     let paths: Vec<&std::path::Path> = a.data.iter().map(|p| p.as_path()).collect();
-    let (tr, val) = match dataset::load::<V>(&paths, a.val_every) {
+    let (tr, val) = match dataset::load::<V>(&paths, a.val_every, a.king_buckets) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("error: {e}");
@@ -210,17 +214,27 @@ fn train_for<V: hayate::Variant>(a: &TrainArgs) -> ExitCode {
         }
     };
     println!(
-        "train: {} {} training and {} validation positions read in {:.1} s; net {} -> {} x 2 -> 1",
+        "train: {} {} training and {} validation positions read in {:.1} s; net {}{} -> {} x 2 -> 1",
         V::NAME,
         tr.len(),
         val.len(),
         t0.elapsed().as_secs_f64(),
         <V as Features>::INPUTS,
+        if a.king_buckets {
+            format!(" x {} king buckets", hayate::engine::nnue::features::KING_BUCKETS)
+        } else {
+            String::new()
+        },
         a.hidden
     );
     let cfg = train::TrainConfig {
         game: V::KIND,
         inputs: <V as Features>::INPUTS,
+        king_buckets: if a.king_buckets {
+            hayate::engine::nnue::features::KING_BUCKETS
+        } else {
+            0
+        },
         hidden: a.hidden,
         epochs: a.epochs,
         batch: a.batch,

@@ -71,10 +71,7 @@ fn selfplay_train_load_and_play() {
             r.to_sfen::<Minishogi>()
         );
         for c in Color::ALL {
-            let mut a: Vec<u16> = features::active(&pos, c)
-                .iter()
-                .map(|&f| f as u16)
-                .collect();
+            let mut a: Vec<u32> = features::active(&pos, c, 0).to_vec();
             let mut b = record_inputs::<Minishogi>(r, c);
             a.sort_unstable();
             b.sort_unstable();
@@ -83,12 +80,13 @@ fn selfplay_train_load_and_play() {
     }
 
     // training: two epochs of a tiny net, validation loss reported, checkpoints and the final net written
-    let (tr, val) = dataset::load::<Minishogi>(&[data.as_path()], 5).unwrap();
+    let (tr, val) = dataset::load::<Minishogi>(&[data.as_path()], 5, false).unwrap();
     assert!(!tr.is_empty() && !val.is_empty());
     let net_path = dir.join("mini.nnue");
     let cfg = TrainConfig {
         game: GameKind::Minishogi,
         inputs: nnue::inputs(GameKind::Minishogi),
+        king_buckets: 0,
         hidden: 32,
         epochs: 2,
         batch: 256,
@@ -130,6 +128,37 @@ fn selfplay_train_load_and_play() {
             "quantised {q} float {f}"
         );
     }
+
+    // a king-bucketed net from the same data: trained with its shared block, folded on quantising, it loads as
+    // architecture 2 and evaluates as the float net does
+    let (ktr, kval) = dataset::load::<Minishogi>(&[data.as_path()], 5, true).unwrap();
+    let kb_path = dir.join("mini-kb.nnue");
+    let kcfg = TrainConfig {
+        king_buckets: features::KING_BUCKETS,
+        epochs: 1,
+        output: kb_path.clone(),
+        checkpoints: None,
+        ..cfg.clone()
+    };
+    let kparams = train::train(&kcfg, &ktr, &kval, &|_| {}).unwrap();
+    let kb = nnue::load(&kb_path, GameKind::Minishogi).unwrap();
+    assert_eq!((kb.block, kb.inputs), (520, 520 * features::KING_BUCKETS));
+    let mut buckets_seen = std::collections::HashSet::new();
+    for r in records.iter().take(300) {
+        let pos = Position::<Minishogi>::from_sfen(&r.to_sfen::<Minishogi>()).unwrap();
+        for c in Color::ALL {
+            buckets_seen.insert(features::king_offset::<Minishogi>(c, pos.king(c), 1));
+        }
+        let q = nnue::AccumulatorStack::new(&kb, &pos).evaluate(&kb, &pos);
+        let us = dataset::training_inputs::<Minishogi>(r, r.side, true);
+        let them = dataset::training_inputs::<Minishogi>(r, !r.side, true);
+        let f = kparams.eval(&us, &them, 400.0);
+        assert!(
+            (q as f32 - f).abs() < 10.0 + f.abs() * 0.05,
+            "king-bucketed: quantised {q} float {f}"
+        );
+    }
+    assert!(buckets_seen.len() >= 3, "{buckets_seen:?}");
 
     // the search plays legal moves with it, and its scores differ from the classical evaluation's
     let mut with_net = Searcher::new(1, 1);

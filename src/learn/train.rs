@@ -5,6 +5,9 @@
 //! centipawns. The loss is `(σ(out) − t)²` with the target `t = λ σ(score / scale) + (1 − λ) result`. The first
 //! layer's gradient is sparse (only the rows of active inputs), so each batch updates only those rows (Adam,
 //! moments kept per weight). Batches are split over the rayon threads, each summing its own gradient.
+//!
+//! A king-bucketed net is trained with one more block of first-layer rows than it has king squares, the shared
+//! block of `dataset` that every sample also activates; quantising adds it into each king block.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -26,7 +29,10 @@ const W1_LIMIT: f32 = 1.98;
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
     pub game: GameKind,
+    /// The game's input count.
     pub inputs: usize,
+    /// The king buckets of a king-bucketed net (`features::KING_BUCKETS`), 0 for a plain net.
+    pub king_buckets: usize,
     pub hidden: usize,
     pub epochs: usize,
     pub batch: usize,
@@ -62,11 +68,14 @@ impl Params {
         }
     }
 
-    pub fn random(inputs: usize, hidden: usize, seed: u64) -> Self {
+    /// Random starting weights; the first `random_rows` first-layer rows random, the rest (a shared block) 0.
+    pub fn random(inputs: usize, random_rows: usize, hidden: usize, seed: u64) -> Self {
         let mut r = SplitMix64::new(seed);
         let mut u = |a: f32| (r.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 * a - a;
         let mut p = Params::zeros(inputs, hidden);
-        p.w1.iter_mut().for_each(|w| *w = u(0.1));
+        p.w1[..random_rows * hidden]
+            .iter_mut()
+            .for_each(|w| *w = u(0.1));
         p.b1.iter_mut().for_each(|w| *w = u(0.1) + 0.1);
         let a = 1.0 / (2.0 * hidden as f32).sqrt();
         p.w2.iter_mut().for_each(|w| *w = u(a));
@@ -74,7 +83,7 @@ impl Params {
     }
 
     /// The float output for inputs `us` (side to move) and `them`, and the accumulators.
-    fn forward(&self, us: &[u16], them: &[u16], acc: &mut [f32]) -> f32 {
+    fn forward(&self, us: &[u32], them: &[u32], acc: &mut [f32]) -> f32 {
         let h = self.b1.len();
         let (a_us, a_them) = acc.split_at_mut(h);
         for (a, feats) in [(a_us, us), (a_them, them)] {
@@ -93,20 +102,45 @@ impl Params {
     }
 
     /// The evaluation (centipawns, side to move) the float net gives a sample.
-    pub fn eval(&self, us: &[u16], them: &[u16], scale: f32) -> f32 {
+    pub fn eval(&self, us: &[u32], them: &[u32], scale: f32) -> f32 {
         let mut acc = vec![0.0; 2 * self.b1.len()];
         self.forward(us, them, &mut acc) * scale
     }
 
-    pub fn quantise(&self, game: GameKind, scale: f32) -> Network {
+    /// The quantised net. With `king_buckets` (a king-bucketed net of a game with `game_inputs` inputs) the
+    /// shared block is added into each king block, kept within the first layer's limit.
+    pub fn quantise(
+        &self,
+        game: GameKind,
+        scale: f32,
+        game_inputs: usize,
+        king_buckets: usize,
+    ) -> Network {
         let q = |x: f32, s: i32, lim: f32| (x * s as f32).round().clamp(-lim, lim) as i16;
         let hidden = self.b1.len();
+        let (inputs, block, w1) = if king_buckets == 0 {
+            let w1 = self.w1.iter().map(|&w| q(w, QA, 32767.0)).collect();
+            (self.w1.len() / hidden, 0, w1)
+        } else {
+            let inputs = game_inputs * king_buckets;
+            let shared = &self.w1[inputs * hidden..];
+            let w1 = self.w1[..inputs * hidden]
+                .iter()
+                .enumerate()
+                .map(|(j, &w)| {
+                    let sum = (w + shared[j % (game_inputs * hidden)]).clamp(-W1_LIMIT, W1_LIMIT);
+                    q(sum, QA, 32767.0)
+                })
+                .collect();
+            (inputs, game_inputs, w1)
+        };
         Network {
             game,
-            inputs: self.w1.len() / hidden,
+            inputs,
+            block,
             hidden,
             scale: scale.round() as i32,
-            w1: self.w1.iter().map(|&w| q(w, QA, 32767.0)).collect(),
+            w1,
             b1: self.b1.iter().map(|&w| q(w, QA, 32767.0)).collect(),
             w2: self.w2.iter().map(|&w| q(w, QB, 127.0)).collect(),
             b2: (self.b2 * (QA * QB) as f32).round() as i32,
@@ -289,12 +323,17 @@ pub fn train(
     if train.is_empty() {
         return Err("no training positions".into());
     }
-    let mut p = Params::random(cfg.inputs, cfg.hidden, cfg.seed);
+    let (rows, random_rows) = match cfg.king_buckets {
+        0 => (cfg.inputs, cfg.inputs),
+        k => (cfg.inputs * (k + 1), cfg.inputs * k),
+    };
+    let mut p = Params::random(rows, random_rows, cfg.hidden, cfg.seed);
     let mut adam = Adam {
-        m: Params::zeros(cfg.inputs, cfg.hidden),
-        v: Params::zeros(cfg.inputs, cfg.hidden),
+        m: Params::zeros(rows, cfg.hidden),
+        v: Params::zeros(rows, cfg.hidden),
         t: 0,
     };
+    let quantise = |p: &Params| p.quantise(cfg.game, cfg.scale, cfg.inputs, cfg.king_buckets);
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut rng = SplitMix64::new(cfg.seed ^ 0x5eed);
     let threads = rayon::current_num_threads().max(1);
@@ -347,9 +386,9 @@ pub fn train(
         report(&r);
         if let Some(dir) = &cfg.checkpoints {
             let path = dir.join(format!("epoch-{epoch}.nnue"));
-            file::save(&p.quantise(cfg.game, cfg.scale), &path)?;
+            file::save(&quantise(&p), &path)?;
         }
     }
-    file::save(&p.quantise(cfg.game, cfg.scale), Path::new(&cfg.output))?;
+    file::save(&quantise(&p), Path::new(&cfg.output))?;
     Ok(p)
 }

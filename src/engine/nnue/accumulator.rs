@@ -1,8 +1,9 @@
 //! The first layer's output per perspective, kept along the search: one entry per move played, each made from
 //! the one below by adding and subtracting the weight rows of the at most four inputs the move changed. A null
-//! move changes no input and pushes nothing.
+//! move changes no input and pushes nothing. With a king-bucketed net a king move into another region changes
+//! every input of its side's perspective: that half of the entry is refreshed after the move.
 
-use super::features::{active, move_delta, Features};
+use super::features::{active, king_offset, move_delta, Features};
 use super::network::Network;
 use super::simd::{add_sub, add_sub_scalar};
 use crate::rules::moves::Move;
@@ -34,16 +35,21 @@ impl AccumulatorStack {
 
     /// Recomputes the top entry from the position's inputs.
     pub fn refresh<V: Features>(&mut self, net: &Network, pos: &Position<V>) {
+        for c in Color::ALL {
+            self.refresh_side(net, pos, c);
+        }
+    }
+
+    /// Recomputes `c`'s half of the top entry.
+    fn refresh_side<V: Features>(&mut self, net: &Network, pos: &Position<V>, c: Color) {
         let h = self.hidden;
         let at = self.top * 2 * h;
-        for c in Color::ALL {
-            let out = &mut self.data[at + c.index() * h..at + (c.index() + 1) * h];
-            out.copy_from_slice(&net.b1);
-            for f in active(pos, c) {
-                let row = net.row(f);
-                for (o, w) in out.iter_mut().zip(row) {
-                    *o = o.wrapping_add(*w);
-                }
+        let out = &mut self.data[at + c.index() * h..at + (c.index() + 1) * h];
+        out.copy_from_slice(&net.b1);
+        for f in active(pos, c, net.block as u32) {
+            let row = net.row(f);
+            for (o, w) in out.iter_mut().zip(row) {
+                *o = o.wrapping_add(*w);
             }
         }
     }
@@ -65,15 +71,33 @@ impl AccumulatorStack {
         &self.data[self.top * n..(self.top + 1) * n]
     }
 
-    /// Pushes the entry of the position after `m`; call before `pos.do_move(m)`.
+    /// Plays `m` on `pos` and pushes the entry of the position after it.
     #[inline]
-    pub fn push_move<V: Features>(&mut self, net: &Network, pos: &Position<V>, m: Move) {
-        self.push_with(net, pos, m, false);
+    pub fn make<V: Features>(&mut self, net: &Network, pos: &mut Position<V>, m: Move) {
+        self.make_with(net, pos, m, false);
     }
 
-    /// As `push_move`, with the portable kernel only (to check the vector one against).
-    pub fn push_move_scalar<V: Features>(&mut self, net: &Network, pos: &Position<V>, m: Move) {
-        self.push_with(net, pos, m, true);
+    /// As `make`, with the portable kernel only (to check the vector one against).
+    pub fn make_scalar<V: Features>(&mut self, net: &Network, pos: &mut Position<V>, m: Move) {
+        self.make_with(net, pos, m, true);
+    }
+
+    #[inline(always)]
+    fn make_with<V: Features>(
+        &mut self,
+        net: &Network,
+        pos: &mut Position<V>,
+        m: Move,
+        scalar: bool,
+    ) {
+        let us = pos.side_to_move();
+        let king_moves = net.block != 0 && !m.is_drop() && m.from() == pos.king(us);
+        let before = pos.king(us);
+        self.push_with(net, pos, m, scalar);
+        pos.do_move(m);
+        if king_moves && king_offset::<V>(us, before, 1) != king_offset::<V>(us, pos.king(us), 1) {
+            self.refresh_side(net, pos, us);
+        }
     }
 
     #[inline(always)]
@@ -83,7 +107,7 @@ impl AccumulatorStack {
         if (self.top + 2) * n > self.data.len() {
             self.data.resize(self.data.len() * 2, 0);
         }
-        let delta = move_delta(pos, m);
+        let delta = move_delta(pos, m, net.block as u32);
         let (below, above) = self.data.split_at_mut((self.top + 1) * n);
         let src = &below[self.top * n..];
         for c in Color::ALL {
@@ -101,7 +125,7 @@ impl AccumulatorStack {
         self.top += 1;
     }
 
-    /// Drops the top entry; call after `pos.undo_move()`.
+    /// Drops the top entry; call with `pos.undo_move()`.
     #[inline]
     pub fn pop(&mut self) {
         debug_assert!(self.top > 0, "accumulator stack underflow");

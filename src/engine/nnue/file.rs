@@ -6,8 +6,9 @@
 //!  0  magic "HAYATENN"
 //!  8  version u32 (1)
 //! 12  game u32 (0 shogi, 1 minishogi, 2 yarishogi)
-//! 16  architecture u32 (1: (inputs -> hidden) x 2 -> 1, SCReLU, QA 255, QB 64)
-//! 20  inputs u32 (the game's input count, see `features`)
+//! 16  architecture u32 (1: (inputs -> hidden) x 2 -> 1, SCReLU, QA 255, QB 64; 2: the same with king buckets,
+//!     one block of the game's inputs per region of the perspective's own king, see `features`)
+//! 20  inputs u32 (the game's input count, see `features`; times `KING_BUCKETS` for architecture 2)
 //! 24  hidden u32 (a multiple of 16, at most 1024)
 //! 28  scale u32 (centipawns per unit of output)
 //! 32  payload bytes u64
@@ -19,12 +20,14 @@
 use std::fmt;
 use std::path::Path;
 
+use super::features::KING_BUCKETS;
 use super::network::Network;
 use crate::GameKind;
 
 pub const MAGIC: &[u8; 8] = b"HAYATENN";
 pub const VERSION: u32 = 1;
 pub const ARCHITECTURE: u32 = 1;
+pub const ARCHITECTURE_KING_BUCKETS: u32 = 2;
 pub const HEADER_SIZE: usize = 48;
 pub const MAX_HIDDEN: usize = 1024;
 
@@ -68,7 +71,10 @@ impl fmt::Display for NetError {
                 write!(f, "net file is for {file}, not {expected}")
             }
             NetError::Architecture(a) => {
-                write!(f, "net architecture {a} (this build reads {ARCHITECTURE})")
+                write!(
+                    f,
+                    "net architecture {a} (this build reads {ARCHITECTURE} and {ARCHITECTURE_KING_BUCKETS})"
+                )
             }
             NetError::Inputs { file, expected } => {
                 write!(f, "net has {file} inputs, the game has {expected}")
@@ -116,7 +122,11 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
     for v in [
         VERSION,
         u32::from(game_code(net.game)),
-        ARCHITECTURE,
+        if net.block == 0 {
+            ARCHITECTURE
+        } else {
+            ARCHITECTURE_KING_BUCKETS
+        },
         net.inputs as u32,
         net.hidden as u32,
         net.scale as u32,
@@ -137,8 +147,8 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from(u32_at(b, at)) | (u64::from(u32_at(b, at + 4)) << 32)
 }
 
-/// Reads a net for `game`, whose input count is `inputs`, checking every header field.
-pub fn from_bytes(b: &[u8], game: GameKind, inputs: usize) -> Result<Network, NetError> {
+/// Reads a net for `game`, whose input count is `game_inputs`, checking every header field.
+pub fn from_bytes(b: &[u8], game: GameKind, game_inputs: usize) -> Result<Network, NetError> {
     if b.len() < HEADER_SIZE || &b[..8] != MAGIC {
         return Err(NetError::BadMagic);
     }
@@ -158,9 +168,11 @@ pub fn from_bytes(b: &[u8], game: GameKind, inputs: usize) -> Result<Network, Ne
         });
     }
     let arch = u32_at(b, 16);
-    if arch != ARCHITECTURE {
-        return Err(NetError::Architecture(arch));
-    }
+    let (inputs, block) = match arch {
+        ARCHITECTURE => (game_inputs, 0),
+        ARCHITECTURE_KING_BUCKETS => (game_inputs * KING_BUCKETS, game_inputs),
+        _ => return Err(NetError::Architecture(arch)),
+    };
     let file_inputs = u32_at(b, 20) as usize;
     if file_inputs != inputs {
         return Err(NetError::Inputs {
@@ -203,6 +215,7 @@ pub fn from_bytes(b: &[u8], game: GameKind, inputs: usize) -> Result<Network, Ne
     Ok(Network {
         game,
         inputs,
+        block,
         hidden,
         scale,
         w1,
@@ -212,10 +225,10 @@ pub fn from_bytes(b: &[u8], game: GameKind, inputs: usize) -> Result<Network, Ne
     })
 }
 
-pub fn load(path: &Path, game: GameKind, inputs: usize) -> Result<Network, NetError> {
+pub fn load(path: &Path, game: GameKind, game_inputs: usize) -> Result<Network, NetError> {
     let b = std::fs::read(path)
         .map_err(|e| NetError::Io(format!("cannot read {}: {e}", path.display())))?;
-    from_bytes(&b, game, inputs)
+    from_bytes(&b, game, game_inputs)
 }
 
 pub fn save(net: &Network, path: &Path) -> Result<(), String> {

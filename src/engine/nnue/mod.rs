@@ -24,7 +24,6 @@ pub use features::Features;
 pub use file::NetError;
 pub use network::Network;
 
-use crate::rules::variant::Variant;
 use crate::{with_variant, GameKind};
 
 /// The input count of a game's nets.
@@ -52,11 +51,6 @@ pub fn embedded(game: GameKind) -> Option<Arc<Network>> {
             None
         }
     }
-}
-
-/// The input count of `V`'s nets (a const, for generic code).
-pub const fn inputs_of<V: Variant>() -> usize {
-    <V as Features>::INPUTS
 }
 
 #[cfg(test)]

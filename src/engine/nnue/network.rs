@@ -1,7 +1,9 @@
 //! The quantised network: `(inputs → H) × 2 perspectives → 1`, SCReLU after the first layer. The first layer is
 //! shared by both perspectives; the output layer has one weight per hidden unit of the side to move and one per
-//! hidden unit of the other side.
+//! hidden unit of the other side. A king-bucketed net has one block of the game's inputs per region of the
+//! perspective's own king (`features`).
 
+use super::features::{Features, KING_BUCKETS};
 use super::simd::{screlu_dot, screlu_dot_scalar, QA, QB};
 use crate::GameKind;
 
@@ -9,7 +11,10 @@ use crate::GameKind;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     pub game: GameKind,
+    /// All first-layer inputs: the game's inputs, times `KING_BUCKETS` for a king-bucketed net.
     pub inputs: usize,
+    /// The game's input count for a king-bucketed net (the stride between king blocks), 0 for a plain one.
+    pub block: usize,
     pub hidden: usize,
     /// Centipawns per unit of the float network's output (the `scale` of the trainer's sigmoid).
     pub scale: i32,
@@ -27,6 +32,15 @@ pub struct Network {
 pub const EVAL_LIMIT: i32 = 20_000;
 
 impl Network {
+    /// Whether this net's layout is the one of `V` (plain or king-bucketed).
+    pub fn fits<V: Features>(&self) -> bool {
+        self.game == V::KIND
+            && match self.block {
+                0 => self.inputs == V::INPUTS,
+                b => b == V::INPUTS && self.inputs == V::INPUTS * KING_BUCKETS,
+            }
+    }
+
     /// The weight row of input `f`.
     #[inline(always)]
     pub fn row(&self, f: u32) -> &[i16] {
@@ -68,6 +82,7 @@ impl Network {
         Network {
             game,
             inputs,
+            block: 0,
             hidden,
             scale: 400,
             w1: (0..inputs * hidden).map(&mut f).collect(),

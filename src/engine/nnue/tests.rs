@@ -14,14 +14,34 @@ fn random_net(game: GameKind, hidden: usize, seed: u64) -> Network {
     })
 }
 
+/// A king-bucketed net of random weights.
+fn random_bucketed_net(game: GameKind, hidden: usize, seed: u64) -> Network {
+    let mut r = SplitMix64::new(seed);
+    let mut net =
+        Network::with_weights(game, inputs(game) * features::KING_BUCKETS, hidden, |_| {
+            (r.below(401) as i16 - 200) / 2
+        });
+    net.block = inputs(game);
+    net
+}
+
 /// Random games, moves played and taken back along the way: after every change the stack's top equals a
 /// refresh, and the vector and portable updates agree.
-fn incremental_matches_refresh<V: Features + crate::engine::eval::GameEval>(seed: u64) {
-    let net = random_net(V::KIND, 32, seed);
+fn incremental_matches_refresh<V: Features + crate::engine::eval::GameEval>(
+    seed: u64,
+    bucketed: bool,
+) {
+    let net = if bucketed {
+        random_bucketed_net(V::KIND, 32, seed)
+    } else {
+        random_net(V::KIND, 32, seed)
+    };
+    assert!(net.fits::<V>());
     let mut r = SplitMix64::new(seed);
-    let (mut captures, mut drops, mut promotions) = (0, 0, 0);
+    let (mut captures, mut drops, mut promotions, mut king_moves) = (0, 0, 0, 0);
     for _game in 0..20 {
         let mut pos = Position::<V>::startpos();
+        let mut spos = pos.clone();
         let mut acc = AccumulatorStack::new(&net, &pos);
         let mut scalar = acc.clone();
         for _ply in 0..120 {
@@ -33,9 +53,9 @@ fn incremental_matches_refresh<V: Features + crate::engine::eval::GameEval>(seed
             captures += usize::from(!m.is_drop() && pos.piece_at(m.to()).is_some());
             drops += usize::from(m.is_drop());
             promotions += usize::from(m.is_promotion());
-            acc.push_move(&net, &pos, m);
-            scalar.push_move_scalar(&net, &pos, m);
-            pos.do_move(m);
+            king_moves += usize::from(!m.is_drop() && m.from() == pos.king(pos.side_to_move()));
+            acc.make(&net, &mut pos, m);
+            scalar.make_scalar(&net, &mut spos, m);
             assert_eq!(
                 acc.top(),
                 AccumulatorStack::refreshed(&net, &pos).as_slice()
@@ -47,29 +67,62 @@ fn incremental_matches_refresh<V: Features + crate::engine::eval::GameEval>(seed
             if r.below(4) == 0 {
                 pos.undo_move();
                 acc.pop();
+                spos.undo_move();
                 scalar.pop();
                 assert_eq!(
                     acc.top(),
                     AccumulatorStack::refreshed(&net, &pos).as_slice()
                 );
-                acc.push_move(&net, &pos, m);
-                scalar.push_move_scalar(&net, &pos, m);
-                pos.do_move(m);
+                acc.make(&net, &mut pos, m);
+                scalar.make_scalar(&net, &mut spos, m);
             }
         }
     }
     assert!(
-        captures > 0 && drops > 0 && promotions > 0,
-        "{}: the random games must capture ({captures}), drop ({drops}) and promote ({promotions})",
+        captures > 0 && drops > 0 && promotions > 0 && king_moves > 0,
+        "{}: the random games must capture ({captures}), drop ({drops}), promote ({promotions}) and move \
+         the king ({king_moves})",
         V::NAME
     );
 }
 
 #[test]
 fn incremental_accumulator_equals_refresh_in_all_games() {
-    incremental_matches_refresh::<Minishogi>(1);
-    incremental_matches_refresh::<Yari>(2);
-    incremental_matches_refresh::<Shogi>(3);
+    incremental_matches_refresh::<Minishogi>(1, false);
+    incremental_matches_refresh::<Yari>(2, false);
+    incremental_matches_refresh::<Shogi>(3, false);
+}
+
+#[test]
+fn king_bucketed_accumulator_equals_refresh_in_all_games() {
+    incremental_matches_refresh::<Minishogi>(4, true);
+    incremental_matches_refresh::<Yari>(5, true);
+    incremental_matches_refresh::<Shogi>(6, true);
+}
+
+#[test]
+fn king_buckets_put_each_perspective_in_its_own_kings_block() {
+    // the same pieces, the black king on another square: black's inputs move to another block, white's stay
+    let a = Position::<Minishogi>::from_sfen("rbsgk/4p/5/P4/KGSBR b - 1").unwrap();
+    let b = Position::<Minishogi>::from_sfen("rbsgk/4p/5/PK3/1GSBR b - 1").unwrap();
+    use crate::rules::piece::Color;
+    let block = inputs(GameKind::Minishogi) as u32;
+    let blocks = |p: &Position<Minishogi>, c: Color| {
+        let mut v: Vec<u32> = features::active(p, c, block)
+            .iter()
+            .map(|f| f / block)
+            .collect();
+        v.dedup();
+        v
+    };
+    assert_eq!(blocks(&a, Color::Black).len(), 1);
+    assert_ne!(blocks(&a, Color::Black), blocks(&b, Color::Black));
+    assert_eq!(blocks(&a, Color::White), blocks(&b, Color::White));
+    // black's king on 5e (files 4-5 are the outer band, rank e its back rank): bucket 2 × 3 + 0; white's on
+    // 1a, seen turned, is the same corner; black's king on 4d, one rank up: bucket 2 × 3 + 1
+    assert_eq!(blocks(&a, Color::Black), vec![6]);
+    assert_eq!(blocks(&a, Color::White), vec![6]);
+    assert_eq!(blocks(&b, Color::Black), vec![7]);
 }
 
 #[test]
@@ -84,7 +137,7 @@ fn every_feature_of_the_start_positions_is_distinct_and_in_range() {
     fn check<V: Features>() {
         let pos = Position::<V>::startpos();
         for c in crate::rules::piece::Color::ALL {
-            let mut a: Vec<u32> = features::active(&pos, c).to_vec();
+            let mut a: Vec<u32> = features::active(&pos, c, 0).to_vec();
             assert!(a.iter().all(|&f| (f as usize) < V::INPUTS));
             a.sort_unstable();
             a.dedup();
@@ -128,6 +181,12 @@ fn simd_kernels_equal_scalar() {
 #[test]
 fn net_file_round_trips() {
     let net = random_net(GameKind::Minishogi, 32, 5);
+    let bytes = file::to_bytes(&net);
+    assert_eq!(
+        file::from_bytes(&bytes, GameKind::Minishogi, 520).as_ref(),
+        Ok(&net)
+    );
+    let net = random_bucketed_net(GameKind::Minishogi, 32, 6);
     let bytes = file::to_bytes(&net);
     assert_eq!(
         file::from_bytes(&bytes, GameKind::Minishogi, 520).as_ref(),

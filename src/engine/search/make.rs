@@ -9,10 +9,10 @@ use crate::rules::moves::Move;
 impl<V: GameEval> Worker<'_, V> {
     #[inline(always)]
     pub(super) fn make(&mut self, m: Move) {
-        if let Some((net, acc)) = &mut self.nnue {
-            acc.push_move(net, &self.pos, m);
+        match &mut self.nnue {
+            Some((net, acc)) => acc.make(net, &mut self.pos, m),
+            None => self.pos.do_move(m),
         }
-        self.pos.do_move(m);
     }
 
     #[inline(always)]

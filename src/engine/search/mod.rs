@@ -305,10 +305,7 @@ impl Searcher {
             busy: (self.threads > 1).then_some(&self.busy),
             deepest: Mutex::new(None),
             // a net of another game cannot be set (`set_net` callers load it for its game); checked anyway
-            net: self
-                .net(V::KIND)
-                .filter(|n| n.game == V::KIND && n.inputs == nnue::inputs_of::<V>())
-                .map(|n| &**n),
+            net: self.net(V::KIND).filter(|n| n.fits::<V>()).map(|n| &**n),
         };
         let result = Mutex::new(None);
         self.pool.scope(|s| {
