@@ -6,7 +6,7 @@
 //! layer's gradient is sparse (only the rows of active inputs), so each batch updates only those rows (Adam,
 //! moments kept per weight). Batches are split over the rayon threads, each summing its own gradient.
 //!
-//! A king-bucketed net is trained with one more block of first-layer rows than it has king squares, the shared
+//! A king-bucketed net is trained with one more block of first-layer rows than it has king buckets: the shared
 //! block of `dataset` that every sample also activates; quantising adds it into each king block.
 
 use std::path::{Path, PathBuf};
