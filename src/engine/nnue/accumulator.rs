@@ -91,8 +91,8 @@ impl AccumulatorStack {
         scalar: bool,
     ) {
         let us = pos.side_to_move();
-        let king_moves = net.block != 0 && !m.is_drop() && m.from() == pos.king(us);
         let before = pos.king(us);
+        let king_moves = net.block != 0 && !m.is_drop() && m.from() == before;
         self.push_with(net, pos, m, scalar);
         pos.do_move(m);
         if king_moves && king_offset::<V>(us, before, 1) != king_offset::<V>(us, pos.king(us), 1) {

@@ -8,20 +8,21 @@ use crate::rules::rng::SplitMix64;
 use crate::{Minishogi, Position, Shogi, Yari};
 
 fn random_net(game: GameKind, hidden: usize, seed: u64) -> Network {
-    let mut r = SplitMix64::new(seed);
-    Network::with_weights(game, inputs(game), hidden, |_| {
-        (r.below(401) as i16 - 200) / 2
-    })
+    random_net_with_blocks(game, 0, hidden, seed)
 }
 
 /// A king-bucketed net of random weights.
 fn random_bucketed_net(game: GameKind, hidden: usize, seed: u64) -> Network {
+    random_net_with_blocks(game, features::KING_BUCKETS, hidden, seed)
+}
+
+/// Random weights for a plain net (`buckets` 0) or one with `buckets` king blocks.
+fn random_net_with_blocks(game: GameKind, buckets: usize, hidden: usize, seed: u64) -> Network {
     let mut r = SplitMix64::new(seed);
-    let mut net =
-        Network::with_weights(game, inputs(game) * features::KING_BUCKETS, hidden, |_| {
-            (r.below(401) as i16 - 200) / 2
-        });
-    net.block = inputs(game);
+    let mut net = Network::with_weights(game, inputs(game) * buckets.max(1), hidden, |_| {
+        (r.below(401) as i16 - 200) / 2
+    });
+    net.block = if buckets == 0 { 0 } else { inputs(game) };
     net
 }
 
