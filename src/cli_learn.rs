@@ -206,6 +206,11 @@ fn train_for<V: hayate::Variant>(a: &TrainArgs) -> ExitCode {
     };
     let t0 = std::time::Instant::now();
     let paths: Vec<&std::path::Path> = a.data.iter().map(|p| p.as_path()).collect();
+    let king_buckets = if a.king_buckets {
+        hayate::engine::nnue::features::KING_BUCKETS
+    } else {
+        0
+    };
     let (tr, val) = match dataset::load::<V>(&paths, a.val_every, a.king_buckets) {
         Ok(d) => d,
         Err(e) => {
@@ -220,8 +225,8 @@ fn train_for<V: hayate::Variant>(a: &TrainArgs) -> ExitCode {
         val.len(),
         t0.elapsed().as_secs_f64(),
         <V as Features>::INPUTS,
-        if a.king_buckets {
-            format!(" x {} king buckets", hayate::engine::nnue::features::KING_BUCKETS)
+        if king_buckets > 0 {
+            format!(" x {king_buckets} king buckets")
         } else {
             String::new()
         },
@@ -230,11 +235,7 @@ fn train_for<V: hayate::Variant>(a: &TrainArgs) -> ExitCode {
     let cfg = train::TrainConfig {
         game: V::KIND,
         inputs: <V as Features>::INPUTS,
-        king_buckets: if a.king_buckets {
-            hayate::engine::nnue::features::KING_BUCKETS
-        } else {
-            0
-        },
+        king_buckets,
         hidden: a.hidden,
         epochs: a.epochs,
         batch: a.batch,

@@ -81,8 +81,8 @@ pub fn record_inputs<V: Features>(r: &Record, persp: Color) -> Vec<u32> {
 }
 
 /// The inputs the trainer sees for a record from `persp`: `record_inputs` for a plain net; for a king-bucketed
-/// one each of them in the block of `persp`'s king (as `features::active` of the position with that net) and again in
-/// the shared block after all king blocks.
+/// one each of them in the block of `persp`'s king (as `features::active` of the position with that net) and
+/// again in the shared block after all king blocks.
 pub fn training_inputs<V: Features>(r: &Record, persp: Color, king_buckets: bool) -> Vec<u32> {
     let plain = record_inputs::<V>(r, persp);
     if !king_buckets {
