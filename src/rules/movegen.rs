@@ -70,12 +70,62 @@ impl<V: Variant> Position<V> {
     /// The number of legal moves with all drops onto one square counted as one (a tsume solver's estimate of
     /// how many defences a position has: the interpositions on one square mostly stand or fall together).
     pub fn count_legal_moves_drop_squares_once(&self) -> u32 {
+        if self.checkers().any() {
+            return self.count_evasions_drop_squares_once();
+        }
         let mut sink = DropSquaresCountSink::<V> {
             moves: 0,
             drop_squares: Bb::<V>::EMPTY,
         };
         self.generate_into::<true, true, _>(&mut sink);
         sink.moves + sink.drop_squares.count()
+    }
+
+    /// The same count for a side in check, found from the few squares that answer the check (the checker's and
+    /// those between it and the king) instead of from every piece: the solver counts the defences of most checks
+    /// it looks at, and a defender has many pieces but a check few answering squares.
+    fn count_evasions_drop_squares_once(&self) -> u32 {
+        let t = V::tables();
+        let us = self.side_to_move();
+        let ksq = self.king(us);
+        let occ = self.occupied();
+        let king = Bb::<V>::square(ksq);
+        let escapes = Bb::<V>::from_u128(t.step[us.index()][Kind::King.index()][ksq.index()])
+            & V::board()
+            & !self.color_bb(us);
+        let mut n = 0;
+        for to in escapes {
+            if !self.is_attacked(!us, to, occ ^ king) {
+                n += 1;
+            }
+        }
+        let checkers = self.checkers();
+        if checkers.several() {
+            return n;
+        }
+        let between = Self::between(ksq, checkers.lsb());
+        let zone = Bb::<V>::from_u128(t.zone[us.index()]);
+        let pinned = self.pinned();
+        for to in between | checkers {
+            for from in self.attackers_to(us, to, occ) & !king {
+                if pinned.has(from) && !Self::line(ksq, from).has(to) {
+                    continue;
+                }
+                let k = self.piece_at(from).kind().index();
+                if t.promotes[k] && (zone.has(from) || zone.has(to)) {
+                    n += 1;
+                }
+                if !Bb::<V>::from_u128(t.dead[us.index()][k]).has(to) {
+                    n += 1;
+                }
+            }
+        }
+        let mut drops = DropSquaresCountSink::<V> {
+            moves: 0,
+            drop_squares: Bb::<V>::EMPTY,
+        };
+        self.generate_drops(&mut drops, between);
+        n + drops.drop_squares.count()
     }
 
     fn generate_filtered<const CAPTURES: bool, const QUIETS: bool>(&self, list: &mut MoveList) {

@@ -161,3 +161,29 @@ fn a_cut_shortening_still_reports_a_checked_line() {
     assert!(r.shortest_proven);
     assert_eq!(r.length, Some(33));
 }
+
+/// Plies 26 and 30 of a minishogi game (the one replayed in `tests/usi/responsiveness.rs`): no mate, but proof
+/// numbers that outgrow their range below the root, where the solver used to search the same child with a
+/// threshold it already exceeded, for ever (20 s of one child without a verdict). A node limit makes a relapse
+/// fail as a timeout instead of hanging the test.
+#[test]
+fn saturated_numbers_still_reach_a_verdict() {
+    let limits = MateLimits {
+        nodes: Some(5_000_000),
+        hash_mb: 16,
+        ..MateLimits::default()
+    };
+    let stop = AtomicBool::new(false);
+    for sfen in [
+        "3rk/1r2p/2SG1/P4/K1G2 b S2b 27",
+        "3rk/2G1p/1bS2/P4/K1G2 b Rbs 31",
+    ] {
+        let pos = tsume_position::<Minishogi>(sfen, DefenderHand::FillIfEmpty).unwrap();
+        assert_eq!(
+            solve(&pos, &limits, &stop, None).result,
+            MateResult::NoMate,
+            "{sfen}"
+        );
+        assert_eq!(crate::brute::shortest_mate(&pos, 11), None, "{sfen}");
+    }
+}

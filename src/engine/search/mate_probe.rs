@@ -130,7 +130,20 @@ impl MateProbe {
             futile_interpositions: false,
             ..MateLimits::default()
         };
+        let start = std::time::Instant::now();
         let r = tsume::solve_reusing_table(pos, &limits, control.stop_flag(), &mut kept.table);
+        log::debug!(
+            "mate probe: {} after {:?} of a {:?} slice, {} nodes{}",
+            match &r.result {
+                MateResult::Mate(line) => format!("mate in {}", line.len()),
+                MateResult::NoMate => "no mate".to_string(),
+                MateResult::Timeout | MateResult::Stopped => "no result".to_string(),
+            },
+            start.elapsed(),
+            slice,
+            r.nodes,
+            if fresh { ", fresh table" } else { "" }
+        );
         match r.result {
             // a mate score has room for lines shorter than MATE - MATE_BOUND plies
             MateResult::Mate(line)

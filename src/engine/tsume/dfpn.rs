@@ -24,8 +24,8 @@ use super::children::{aggregate, link_promotions, one_plus_epsilon, select, Chil
 use super::estimates::Estimates;
 use super::hands::HandBits;
 use super::moves::{
-    attacker_hand_after, board_key_after, captured_kind, generate_checks, generate_evasions,
-    interposition_squares, is_futile_interposition,
+    attacker_hand_after, board_key_after, captured_kind, count_checks, generate_checks,
+    generate_evasions, interposition_squares, is_futile_interposition,
 };
 use super::repcache::{RepCache, RepDisproof};
 use super::table::{Table, DEPTH_INF, INF};
@@ -454,9 +454,8 @@ impl<'a, V: Variant> Searcher<'a, V> {
                 self.estimates.put(c.full_key, c.pn, c.dn);
             }
         } else {
-            let mut replies = MoveList::new();
-            generate_checks(&self.pos, &mut replies);
-            if replies.is_empty() {
+            let replies = count_checks(&self.pos);
+            if replies == 0 {
                 c.pn = INF;
                 c.dn = 0;
                 c.len = DEPTH_INF;
@@ -464,7 +463,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
                 self.tt.store(c.key, c.phand, INF, 0, DEPTH_INF, 0, 1);
             } else {
                 c.pn = 1;
-                c.dn = replies.len() as u32;
+                c.dn = replies;
                 self.estimates.put(c.full_key, c.pn, c.dn);
             }
         }
@@ -528,6 +527,14 @@ impl<'a, V: Variant> Searcher<'a, V> {
                     th_dn.min(one_plus_epsilon(second)),
                 )
             };
+            // A sum that saturated below INF (numbers explode where many lines meet) leaves the child's share
+            // of the threshold at or below the child's own number: searched so, it would return at once, and a
+            // node searched to INF (the root) would call it again for ever. It is searched until its number
+            // grows instead.
+            let (cth_pn, cth_dn) = (
+                cth_pn.max(c.pn.saturating_add(1)).min(INF),
+                cth_dn.max(c.dn.saturating_add(1)).min(INF),
+            );
             let child_rem = if c.futile { inc(rem) } else { dec(rem) };
             self.pos.do_move(c.mv);
             let r = self.mid(

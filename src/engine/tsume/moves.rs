@@ -7,13 +7,68 @@ use crate::rules::movegen::GenMode;
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::piece::Kind;
 use crate::rules::position::{Bb, Position};
+use crate::rules::square::Square;
 use crate::rules::variant::Variant;
 use crate::rules::zobrist::KEYS;
 
 use super::hands::HandBits;
 
+/// Where the checks go: listed for a node's expansion, only counted for an estimate of a child.
+trait CheckSink {
+    /// Moves from `from` (drops of `kind` when `from` is `None`) to each square of `to`.
+    fn moves<V: Variant>(&mut self, from: Option<Square>, kind: Kind, to: Bb<V>, promote: bool);
+    /// One move found by the general generator.
+    fn one(&mut self, m: Move);
+}
+
+impl CheckSink for MoveList {
+    #[inline(always)]
+    fn moves<V: Variant>(&mut self, from: Option<Square>, kind: Kind, to: Bb<V>, promote: bool) {
+        match from {
+            Some(from) => {
+                for sq in to {
+                    self.push(Move::normal(from, sq, promote));
+                }
+            }
+            None => {
+                for sq in to {
+                    self.push(Move::drop(kind, sq));
+                }
+            }
+        }
+    }
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+struct CheckCount(u32);
+
+impl CheckSink for CheckCount {
+    #[inline(always)]
+    fn moves<V: Variant>(&mut self, _: Option<Square>, _: Kind, to: Bb<V>, _: bool) {
+        self.0 += to.count();
+    }
+    #[inline(always)]
+    fn one(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
 /// Appends every legal check of the side to move.
 pub fn generate_checks<V: Variant>(pos: &Position<V>, list: &mut MoveList) {
+    checks_into(pos, list);
+}
+
+/// The number of legal checks of the side to move (a child's disproof estimate), without listing them.
+pub fn count_checks<V: Variant>(pos: &Position<V>) -> u32 {
+    let mut n = CheckCount(0);
+    checks_into(pos, &mut n);
+    n.0
+}
+
+fn checks_into<V: Variant, S: CheckSink>(pos: &Position<V>, sink: &mut S) {
     let us = pos.side_to_move();
     let them = !us;
     if !pos.has_king(them) {
@@ -21,7 +76,11 @@ pub fn generate_checks<V: Variant>(pos: &Position<V>, list: &mut MoveList) {
     }
     if pos.in_check() {
         // an attacker in check must also answer the check: rare in tsume, so the general path serves
-        pos.generate(GenMode::Checks, list);
+        let mut list = MoveList::new();
+        pos.generate(GenMode::Checks, &mut list);
+        for &m in list.iter() {
+            sink.one(m);
+        }
         return;
     }
     let t = V::tables();
@@ -47,9 +106,7 @@ pub fn generate_checks<V: Variant>(pos: &Position<V>, list: &mut MoveList) {
                     }
                 }
             }
-            for sq in to {
-                list.push(Move::drop(k, sq));
-            }
+            sink.moves::<V>(None, k, to, false);
         }
     }
 
@@ -96,9 +153,7 @@ pub fn generate_checks<V: Variant>(pos: &Position<V>, list: &mut MoveList) {
             } else {
                 checks
             } | discovered;
-            for sq in to & alive & stay_checks {
-                list.push(Move::normal(from, sq, false));
-            }
+            sink.moves::<V>(Some(from), k, to & alive & stay_checks, false);
             if let Some(pk) = promoted {
                 let promoting = if zone.has(from) { to } else { to & zone };
                 if promoting.is_empty() {
@@ -109,9 +164,7 @@ pub fn generate_checks<V: Variant>(pos: &Position<V>, list: &mut MoveList) {
                 } else {
                     pro_checks
                 } | discovered;
-                for sq in promoting & pro_checks {
-                    list.push(Move::normal(from, sq, true));
-                }
+                sink.moves::<V>(Some(from), k, promoting & pro_checks, true);
             }
         }
     }
@@ -125,7 +178,7 @@ pub fn generate_checks<V: Variant>(pos: &Position<V>, list: &mut MoveList) {
         let occ_without = occ ^ Bitboard::square(own_king);
         for sq in to {
             if !pos.is_attacked(them, sq, occ_without) {
-                list.push(Move::normal(own_king, sq, false));
+                sink.one(Move::normal(own_king, sq, false));
             }
         }
     }
@@ -219,13 +272,36 @@ mod tests {
     use super::*;
     use crate::rules::variant::{Minishogi, Shogi, Yari};
 
-    /// Direct check generation must list exactly the legal moves that give check.
+    /// Direct check generation must list (and count) exactly the legal moves that give check.
     fn same_as_filtered<V: Variant>(sfen: &str) {
         let pos = Position::<V>::from_tsume_sfen(sfen).expect(sfen);
         let mut a = MoveList::new();
         generate_checks(&pos, &mut a);
         let mut b = MoveList::new();
         pos.generate(GenMode::Checks, &mut b);
+        assert_eq!(count_checks(&pos) as usize, a.len(), "{sfen}");
+        // every check gives a position in check: its defences counted from the answering squares must be
+        // those of the full legal move list (drops onto one square counted once)
+        let mut pos = pos;
+        for &m in a.iter() {
+            pos.do_move(m);
+            let legal = pos.legal_moves();
+            let mut drop_squares = std::collections::BTreeSet::new();
+            let mut n = 0;
+            for r in legal.iter() {
+                if r.is_drop() {
+                    drop_squares.insert(r.to().index());
+                } else {
+                    n += 1;
+                }
+            }
+            assert_eq!(
+                pos.count_legal_moves_drop_squares_once() as usize,
+                n + drop_squares.len(),
+                "{sfen} after {m:?}"
+            );
+            pos.undo_move();
+        }
         let mut a: Vec<u16> = a.iter().map(|m| m.raw()).collect();
         let mut b: Vec<u16> = b.iter().map(|m| m.raw()).collect();
         a.sort_unstable();
