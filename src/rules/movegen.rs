@@ -89,43 +89,65 @@ impl<V: Variant> Position<V> {
         let us = self.side_to_move();
         let ksq = self.king(us);
         let occ = self.occupied();
-        let king = Bb::<V>::square(ksq);
-        let escapes = Bb::<V>::from_u128(t.step[us.index()][Kind::King.index()][ksq.index()])
-            & V::board()
-            & !self.color_bb(us);
-        let mut n = 0;
-        for to in escapes {
-            if !self.is_attacked(!us, to, occ ^ king) {
-                n += 1;
-            }
-        }
+        let mut sink = DropSquaresCountSink::<V> {
+            moves: 0,
+            drop_squares: Bb::<V>::EMPTY,
+        };
+        sink.board_moves(
+            ksq,
+            Bb::<V>::EMPTY,
+            self.safe_king_steps(V::board() & !self.color_bb(us)),
+        );
         let checkers = self.checkers();
         if checkers.several() {
-            return n;
+            return sink.moves;
         }
         let between = Self::between(ksq, checkers.lsb());
         let zone = Bb::<V>::from_u128(t.zone[us.index()]);
         let pinned = self.pinned();
         for to in between | checkers {
-            for from in self.attackers_to(us, to, occ) & !king {
+            for from in self.attackers_to(us, to, occ) & !Bb::<V>::square(ksq) {
                 if pinned.has(from) && !Self::line(ksq, from).has(to) {
                     continue;
                 }
                 let k = self.piece_at(from).kind().index();
-                if t.promotes[k] && (zone.has(from) || zone.has(to)) {
-                    n += 1;
-                }
-                if !Bb::<V>::from_u128(t.dead[us.index()][k]).has(to) {
-                    n += 1;
+                let alive = !Bb::<V>::from_u128(t.dead[us.index()][k]);
+                let at = Bb::<V>::square(to);
+                if t.promotes[k] {
+                    let (promoting, stay) = Self::split_promotions(from, at, zone, alive);
+                    sink.board_moves(from, promoting, stay);
+                } else {
+                    sink.board_moves(from, Bb::<V>::EMPTY, at);
                 }
             }
         }
-        let mut drops = DropSquaresCountSink::<V> {
-            moves: 0,
-            drop_squares: Bb::<V>::EMPTY,
-        };
-        self.generate_drops(&mut drops, between);
-        n + drops.drop_squares.count()
+        self.generate_drops(&mut sink, between);
+        sink.moves + sink.drop_squares.count()
+    }
+
+    /// The squares of `wanted` the king of the side to move can step to without being attacked there.
+    #[inline(always)]
+    fn safe_king_steps(&self, wanted: Bb<V>) -> Bb<V> {
+        let us = self.side_to_move();
+        let ksq = self.king(us);
+        let occ_without_king = self.occupied() ^ Bb::<V>::square(ksq);
+        let steps =
+            Bb::<V>::from_u128(V::tables().step[us.index()][Kind::King.index()][ksq.index()]);
+        let mut safe = Bb::<V>::EMPTY;
+        for to in steps & wanted {
+            if !self.is_attacked(!us, to, occ_without_king) {
+                safe |= Bb::<V>::square(to);
+            }
+        }
+        safe
+    }
+
+    /// A promoting piece's moves from `from` to `to` split into promotions (the move starts or ends in the
+    /// zone) and non-promotions (none onto a square where the piece could never move again: not in `alive`).
+    #[inline(always)]
+    fn split_promotions(from: Square, to: Bb<V>, zone: Bb<V>, alive: Bb<V>) -> (Bb<V>, Bb<V>) {
+        let promoting = if zone.has(from) { to } else { to & zone };
+        (promoting, to & alive)
     }
 
     fn generate_filtered<const CAPTURES: bool, const QUIETS: bool>(&self, list: &mut MoveList) {
@@ -151,17 +173,7 @@ impl<V: Variant> Position<V> {
             (false, false) => Bb::<V>::EMPTY,
         };
 
-        // king moves
-        let king_targets =
-            Bb::<V>::from_u128(t.step[us.index()][Kind::King.index()][ksq.index()]) & wanted;
-        let occ_without_king = occ ^ Bb::<V>::square(ksq);
-        let mut safe = Bb::<V>::EMPTY;
-        for to in king_targets {
-            if !self.is_attacked(them, to, occ_without_king) {
-                safe |= Bb::<V>::square(to);
-            }
-        }
-        sink.board_moves(ksq, Bb::<V>::EMPTY, safe);
+        sink.board_moves(ksq, Bb::<V>::EMPTY, self.safe_king_steps(wanted));
         if self.checkers().several() {
             return;
         }
@@ -207,9 +219,8 @@ impl<V: Variant> Position<V> {
                     to &= Self::line(ksq, from);
                 }
                 if promotes {
-                    // promotion when the move starts or ends in the zone; no non-promotion onto a dead square
-                    let promoting = if zone.has(from) { to } else { to & zone };
-                    sink.board_moves(from, promoting, to & alive);
+                    let (promoting, stay) = Self::split_promotions(from, to, zone, alive);
+                    sink.board_moves(from, promoting, stay);
                 } else {
                     sink.board_moves(from, Bb::<V>::EMPTY, to);
                 }

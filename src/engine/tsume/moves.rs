@@ -15,26 +15,25 @@ use super::hands::HandBits;
 
 /// Where the checks go: listed for a node's expansion, only counted for an estimate of a child.
 trait CheckSink {
-    /// Moves from `from` (drops of `kind` when `from` is `None`) to each square of `to`.
-    fn moves<V: Variant>(&mut self, from: Option<Square>, kind: Kind, to: Bb<V>, promote: bool);
-    /// One move found by the general generator.
+    /// Moves from `from` to each square of `to`, promoting or not.
+    fn moves<V: Variant>(&mut self, from: Square, to: Bb<V>, promote: bool);
+    /// Drops of `kind` on each square of `to`.
+    fn drops<V: Variant>(&mut self, kind: Kind, to: Bb<V>);
+    /// One move.
     fn one(&mut self, m: Move);
 }
 
 impl CheckSink for MoveList {
     #[inline(always)]
-    fn moves<V: Variant>(&mut self, from: Option<Square>, kind: Kind, to: Bb<V>, promote: bool) {
-        match from {
-            Some(from) => {
-                for sq in to {
-                    self.push(Move::normal(from, sq, promote));
-                }
-            }
-            None => {
-                for sq in to {
-                    self.push(Move::drop(kind, sq));
-                }
-            }
+    fn moves<V: Variant>(&mut self, from: Square, to: Bb<V>, promote: bool) {
+        for sq in to {
+            self.push(Move::normal(from, sq, promote));
+        }
+    }
+    #[inline(always)]
+    fn drops<V: Variant>(&mut self, kind: Kind, to: Bb<V>) {
+        for sq in to {
+            self.push(Move::drop(kind, sq));
         }
     }
     #[inline(always)]
@@ -47,7 +46,11 @@ struct CheckCount(u32);
 
 impl CheckSink for CheckCount {
     #[inline(always)]
-    fn moves<V: Variant>(&mut self, _: Option<Square>, _: Kind, to: Bb<V>, _: bool) {
+    fn moves<V: Variant>(&mut self, _: Square, to: Bb<V>, _: bool) {
+        self.0 += to.count();
+    }
+    #[inline(always)]
+    fn drops<V: Variant>(&mut self, _: Kind, to: Bb<V>) {
         self.0 += to.count();
     }
     #[inline(always)]
@@ -106,7 +109,7 @@ fn checks_into<V: Variant, S: CheckSink>(pos: &Position<V>, sink: &mut S) {
                     }
                 }
             }
-            sink.moves::<V>(None, k, to, false);
+            sink.drops::<V>(k, to);
         }
     }
 
@@ -153,7 +156,7 @@ fn checks_into<V: Variant, S: CheckSink>(pos: &Position<V>, sink: &mut S) {
             } else {
                 checks
             } | discovered;
-            sink.moves::<V>(Some(from), k, to & alive & stay_checks, false);
+            sink.moves::<V>(from, to & alive & stay_checks, false);
             if let Some(pk) = promoted {
                 let promoting = if zone.has(from) { to } else { to & zone };
                 if promoting.is_empty() {
@@ -164,7 +167,7 @@ fn checks_into<V: Variant, S: CheckSink>(pos: &Position<V>, sink: &mut S) {
                 } else {
                     pro_checks
                 } | discovered;
-                sink.moves::<V>(Some(from), k, promoting & pro_checks, true);
+                sink.moves::<V>(from, promoting & pro_checks, true);
             }
         }
     }
