@@ -40,6 +40,9 @@ pub enum Command {
     Selfplay(crate::cli_learn::SelfplayArgs),
     /// Train a net (NNUE) from self-play data on the CPU and write it quantised.
     Train(crate::cli_learn::TrainArgs),
+    /// Write a file of level openings for `match --openings`: random plies kept when a search scores them close
+    /// to level.
+    Openings(crate::cli_openings::OpeningsArgs),
     /// Speak XBoard's protocol (CECP) on stdin/stdout instead of USI, for XBoard and WinBoard (a first input
     /// line `xboard` does the same without the subcommand).
     Xboard,

@@ -5,6 +5,7 @@ use clap::Parser;
 mod cli;
 mod cli_learn;
 mod cli_mate;
+mod cli_openings;
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
@@ -17,6 +18,7 @@ fn main() -> ExitCode {
         Some(cli::Command::Gui(g)) => cli::run_gui(&g),
         Some(cli::Command::Selfplay(s)) => cli_learn::run_selfplay(&s),
         Some(cli::Command::Train(t)) => cli_learn::run_train(&t),
+        Some(cli::Command::Openings(o)) => cli_openings::run_openings(&o),
         Some(cli::Command::Xboard) => {
             hayate::xboard::run();
             ExitCode::SUCCESS

@@ -11,7 +11,8 @@
 //!   for the worker's next game.
 //! - Games come in pairs from the same opening with colours swapped: game `2k + 1` (1-based, odd) has the first
 //!   engine as sente, game `2k + 2` the second engine. Pair `k` uses file opening `k` (cycling), followed by
-//!   `--random-plies` random legal plies ([`openings`]).
+//!   `--random-plies` random legal plies ([`openings`]). `hayate openings` writes a file of level openings
+//!   ([`balanced`]).
 //! - Judging ([`judge`], [`play`]): every move is checked with Hayate's rules core; see [`judge::Reason`] for the
 //!   endings, and [`adjudication`] for `--resign` and `--draw`.
 //! - Statistics ([`stats`]): W-D-L, score, logistic Elo with its 95% interval, LOS, draw ratio, pair
@@ -24,6 +25,7 @@
 //!   engines killed), and the summary of the finished games is printed.
 
 pub mod adjudication;
+pub mod balanced;
 pub mod engine;
 pub mod interrupt;
 pub mod judge;

@@ -87,3 +87,102 @@ fn random_openings_follow_the_seed() {
     assert_eq!(heads[4].0, ["7g7f", "3c3d"]);
     assert_ne!(recs[0].moves, recs[4].moves);
 }
+
+/// `hayate openings` writes level openings that `--openings` plays pair by pair: its candidates are the random
+/// openings of a match with the same seed and plies, the header says what was kept, and the same command writes
+/// the same file whatever the number of threads.
+#[test]
+fn a_balanced_book_feeds_a_match() {
+    let dir = scratch("balanced");
+    let book = |name: &str, threads: &str| {
+        let path = dir.join(name);
+        let out = std::process::Command::new(crate::HAYATE)
+            .args([
+                "openings",
+                "--variant",
+                "minishogi",
+                "--count",
+                "3",
+                "--plies",
+                "4",
+                "--nodes",
+                "3000",
+                "--max-score",
+                "150",
+                "--seed",
+                "5",
+                "--threads",
+                threads,
+                "--output",
+                path.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.starts_with("openings: 3 of "), "{stdout}");
+        (path, std::fs::read_to_string(dir.join(name)).unwrap())
+    };
+    let (path, text) = book("book1.txt", "1");
+    let (_, again) = book("book2.txt", "2");
+    assert_eq!(text, again);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("# hayate openings --variant minishogi --plies 4 --nodes 3000 --max-score 150 --seed 5: 3 of "));
+    assert_eq!(lines.len(), 4);
+    let resign = fake(&["resign"]);
+    let out = dir.join("match");
+    let c = common(&out, "6");
+    let r = run_match(
+        &resign,
+        &resign,
+        &args(
+            &c,
+            &[
+                "--variant",
+                "minishogi",
+                "--openings",
+                path.to_str().unwrap(),
+            ],
+        ),
+        LIMIT,
+    );
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    let recs = records(&out);
+    verify_all::<Minishogi>(&recs, 0);
+    for (i, rec) in recs.iter().enumerate() {
+        let line = lines[1 + i / 2];
+        assert_eq!(format!("startpos moves {}", rec.moves.join(" ")), line);
+    }
+    // each kept opening is the random opening of some pair of the same match without the file
+    let plain = dir.join("plain");
+    let c = common(&plain, "100");
+    let r = run_match(
+        &resign,
+        &resign,
+        &args(
+            &c,
+            &[
+                "--variant",
+                "minishogi",
+                "--random-plies",
+                "4",
+                "--seed",
+                "5",
+            ],
+        ),
+        LIMIT,
+    );
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    let random: Vec<String> = records(&plain)
+        .iter()
+        .map(|r| format!("startpos moves {}", r.moves.join(" ")))
+        .collect();
+    let kept_from = |l: &str| random.iter().position(|x| x == l);
+    let at: Vec<Option<usize>> = lines[1..].iter().map(|l| kept_from(l)).collect();
+    assert!(at.iter().all(Option::is_some), "{at:?}");
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
+}
