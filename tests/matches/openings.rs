@@ -157,9 +157,18 @@ fn a_balanced_book_feeds_a_match() {
         let line = lines[1 + i / 2];
         assert_eq!(format!("startpos moves {}", rec.moves.join(" ")), line);
     }
-    // each kept opening is the random opening of some pair of the same match without the file
+    // each kept opening is the random opening of some pair of the same match without the file, among the pairs
+    // up to the number of candidates the header gives
+    let looked_at: usize = lines[0]
+        .rsplit(" of ")
+        .next()
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(looked_at >= 3);
     let plain = dir.join("plain");
-    let c = common(&plain, "100");
+    let games = (2 * looked_at).to_string();
+    let c = common(&plain, &games);
     let r = run_match(
         &resign,
         &resign,
@@ -185,4 +194,6 @@ fn a_balanced_book_feeds_a_match() {
     let at: Vec<Option<usize>> = lines[1..].iter().map(|l| kept_from(l)).collect();
     assert!(at.iter().all(Option::is_some), "{at:?}");
     assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
+    // the last kept one is the last candidate looked at
+    assert_eq!(at[2], Some(2 * (looked_at - 1)));
 }
