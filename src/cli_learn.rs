@@ -60,19 +60,25 @@ pub struct SelfplayArgs {
     pub eval_file: Option<PathBuf>,
 }
 
+/// The net of `--eval-file` for `game`, if given; Err (after saying why on stderr) when it does not load.
+pub fn eval_file_net(
+    path: Option<&std::path::Path>,
+    game: GameKind,
+) -> Result<Option<std::sync::Arc<hayate::engine::nnue::Network>>, ()> {
+    match path {
+        None => Ok(None),
+        Some(p) => hayate::engine::nnue::load(p, game).map(Some).map_err(|e| {
+            eprintln!("error: --eval-file: {e}");
+        }),
+    }
+}
+
 pub fn run_selfplay(a: &SelfplayArgs) -> ExitCode {
     if !interrupt::install_handlers() {
         log::warn!("cannot catch Ctrl-C: a stopped run may lose its last game");
     }
-    let net = match &a.eval_file {
-        Some(p) => match hayate::engine::nnue::load(p, a.variant.0) {
-            Ok(n) => Some(n),
-            Err(e) => {
-                eprintln!("error: --eval-file: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
-        None => None,
+    let Ok(net) = eval_file_net(a.eval_file.as_deref(), a.variant.0) else {
+        return ExitCode::FAILURE;
     };
     let cfg = SelfplayConfig {
         output: a.output.clone(),

@@ -56,15 +56,8 @@ pub fn run_openings(a: &OpeningsArgs) -> ExitCode {
     if !interrupt::install_handlers() {
         log::warn!("cannot catch Ctrl-C");
     }
-    let net = match &a.eval_file {
-        Some(p) => match hayate::engine::nnue::load(p, a.variant.0) {
-            Ok(n) => Some(n),
-            Err(e) => {
-                eprintln!("error: --eval-file: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
-        None => None,
+    let Ok(net) = crate::cli_learn::eval_file_net(a.eval_file.as_deref(), a.variant.0) else {
+        return ExitCode::FAILURE;
     };
     let cfg = BalancedConfig {
         plies: a.plies,

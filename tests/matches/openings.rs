@@ -133,25 +133,17 @@ fn a_balanced_book_feeds_a_match() {
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("# hayate openings --variant minishogi --plies 4 --nodes 3000 --max-score 150 --seed 5: 3 of "));
     assert_eq!(lines.len(), 4);
+    // resigning fakes: each game's record is its opening
     let resign = fake(&["resign"]);
-    let out = dir.join("match");
-    let c = common(&out, "6");
-    let r = run_match(
-        &resign,
-        &resign,
-        &args(
-            &c,
-            &[
-                "--variant",
-                "minishogi",
-                "--openings",
-                path.to_str().unwrap(),
-            ],
-        ),
-        LIMIT,
-    );
-    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
-    let recs = records(&out);
+    let openings_of = |name: &str, games: usize, more: &[&str]| {
+        let out = dir.join(name);
+        let c = common(&out, &games.to_string());
+        let more = [&["--variant", "minishogi"][..], more].concat();
+        let r = run_match(&resign, &resign, &args(&c, &more), LIMIT);
+        assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+        records(&out)
+    };
+    let recs = openings_of("match", 6, &["--openings", path.to_str().unwrap()]);
     verify_all::<Minishogi>(&recs, 0);
     for (i, rec) in recs.iter().enumerate() {
         let line = lines[1 + i / 2];
@@ -166,30 +158,14 @@ fn a_balanced_book_feeds_a_match() {
         .and_then(|n| n.parse().ok())
         .unwrap();
     assert!(looked_at >= 3);
-    let plain = dir.join("plain");
-    let games = (2 * looked_at).to_string();
-    let c = common(&plain, &games);
-    let r = run_match(
-        &resign,
-        &resign,
-        &args(
-            &c,
-            &[
-                "--variant",
-                "minishogi",
-                "--random-plies",
-                "4",
-                "--seed",
-                "5",
-            ],
-        ),
-        LIMIT,
-    );
-    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
-    let random: Vec<String> = records(&plain)
-        .iter()
-        .map(|r| format!("startpos moves {}", r.moves.join(" ")))
-        .collect();
+    let random: Vec<String> = openings_of(
+        "plain",
+        2 * looked_at,
+        &["--random-plies", "4", "--seed", "5"],
+    )
+    .iter()
+    .map(|r| format!("startpos moves {}", r.moves.join(" ")))
+    .collect();
     let kept_from = |l: &str| random.iter().position(|x| x == l);
     let at: Vec<Option<usize>> = lines[1..].iter().map(|l| kept_from(l)).collect();
     assert!(at.iter().all(Option::is_some), "{at:?}");
