@@ -98,7 +98,11 @@ pub fn run_openings(a: &OpeningsArgs) -> ExitCode {
         cfg.nodes,
         a.max_score,
         a.seed,
-        if a.no_nnue { " --no-nnue" } else { "" },
+        match (&a.eval_file, a.no_nnue) {
+            (Some(p), _) => format!(" --eval-file {}", p.display()),
+            (None, true) => " --no-nnue".to_string(),
+            (None, false) => String::new(),
+        },
         book.openings.len(),
         book.candidates
     );
