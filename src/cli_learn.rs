@@ -60,6 +60,11 @@ pub struct SelfplayArgs {
     pub eval_file: Option<PathBuf>,
 }
 
+/// The default thread count of the data commands: every core.
+pub fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// The net of `--eval-file` for `game`, if given; Err (after saying why on stderr) when it does not load.
 pub fn eval_file_net(
     path: Option<&std::path::Path>,
@@ -84,9 +89,7 @@ pub fn run_selfplay(a: &SelfplayArgs) -> ExitCode {
         output: a.output.clone(),
         nodes: a.nodes,
         positions: a.positions,
-        threads: a
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        threads: a.threads.unwrap_or_else(all_cores),
         seed: a.seed,
         random_plies: a.random_plies,
         random_move_rate: a.random_move_rate,
@@ -200,9 +203,7 @@ fn train_for<V: hayate::Variant>(a: &TrainArgs) -> ExitCode {
         eprintln!("error: --hidden must be a multiple of 16, at most 1024");
         return ExitCode::FAILURE;
     }
-    let threads = a
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = a.threads.unwrap_or_else(all_cores);
     let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
         Ok(p) => p,
         Err(e) => {

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::cli::Game;
-use hayate::matches::balanced::{self, BalancedConfig};
+use hayate::matches::balanced::{self, BalancedConfig, Scorer};
 use hayate::matches::interrupt;
 use hayate::{with_variant, GameKind};
 
@@ -65,12 +65,13 @@ pub fn run_openings(a: &OpeningsArgs) -> ExitCode {
         nodes: a.nodes.max(1),
         max_score: a.max_score,
         seed: a.seed,
-        threads: a
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        threads: a.threads.unwrap_or_else(crate::cli_learn::all_cores),
         hash_mb: a.hash.max(1),
-        net,
-        use_nnue: !a.no_nnue,
+        eval: match net {
+            Some(n) => Scorer::Net(n),
+            None if a.no_nnue => Scorer::Classical,
+            None => Scorer::Embedded,
+        },
         max_candidates: a.max_candidates,
     };
     let progress = |done: usize, kept: usize| {

@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 
 use super::judge::Judge;
+pub use super::openings::opening_line;
 use super::openings::{with_random_plies, Opening};
 use crate::engine::eval::GameEval;
 use crate::engine::nnue::Network;
@@ -34,12 +35,19 @@ pub struct BalancedConfig {
     pub seed: u64,
     pub threads: usize,
     pub hash_mb: usize,
-    /// Score with this net; None: the embedded net of the game, or the classical evaluation when `use_nnue` is
-    /// false.
-    pub net: Option<Arc<Network>>,
-    pub use_nnue: bool,
+    pub eval: Scorer,
     /// Give up after this many candidates.
     pub max_candidates: usize,
+}
+
+/// The evaluation that scores the candidates.
+#[derive(Clone, Debug)]
+pub enum Scorer {
+    /// The net embedded for the game.
+    Embedded,
+    /// This net (of the game).
+    Net(Arc<Network>),
+    Classical,
 }
 
 /// A kept opening with its score.
@@ -92,21 +100,6 @@ fn score_candidate<V: GameEval>(
     })
 }
 
-/// One line of an openings file for `opening`: `startpos moves ...` or `sfen <sfen> moves ...`.
-pub fn opening_line<V: GameEval>(opening: &Opening) -> String {
-    let start = Position::<V>::startpos().to_sfen();
-    let mut line = if opening.sfen == start {
-        "startpos".to_string()
-    } else {
-        format!("sfen {}", opening.sfen)
-    };
-    if !opening.moves.is_empty() {
-        line.push_str(" moves ");
-        line.push_str(&opening.moves.join(" "));
-    }
-    line
-}
-
 /// Draws candidates until `cfg.count` level openings are kept (or `max_candidates` are spent, or `stop` says so);
 /// `progress` gets (candidates done, kept) now and then. Positions reached by two candidates are kept once.
 pub fn build<V: GameEval>(
@@ -132,9 +125,10 @@ pub fn build<V: GameEval>(
                 .stack_size(64 * 1024 * 1024)
                 .spawn_scoped(s, move || {
                     let mut searcher = Searcher::new(1, cfg.hash_mb);
-                    searcher.use_nnue = cfg.use_nnue;
-                    if cfg.net.is_some() {
-                        searcher.set_net(V::KIND, cfg.net.clone());
+                    match &cfg.eval {
+                        Scorer::Embedded => {}
+                        Scorer::Net(n) => searcher.set_net(V::KIND, Some(n.clone())),
+                        Scorer::Classical => searcher.use_nnue = false,
                     }
                     while !done.load(Ordering::Relaxed) && !stop() {
                         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -211,8 +205,7 @@ mod tests {
             seed: 9,
             threads,
             hash_mb: 1,
-            net: None,
-            use_nnue: true,
+            eval: Scorer::Embedded,
             max_candidates: 1000,
         }
     }

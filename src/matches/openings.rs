@@ -43,6 +43,22 @@ pub fn parse_opening(line: &str, start_sfen: &str) -> Result<Option<Opening>, St
     Ok(Some(Opening { sfen, moves }))
 }
 
+/// One line of an openings file for `opening` (what [`parse_opening`] reads back): `startpos moves ...` or `sfen
+/// <sfen> moves ...`.
+pub fn opening_line<V: Variant>(opening: &Opening) -> String {
+    let start = Position::<V>::startpos().to_sfen();
+    let mut line = if opening.sfen == start {
+        "startpos".to_string()
+    } else {
+        format!("sfen {}", opening.sfen)
+    };
+    if !opening.moves.is_empty() {
+        line.push_str(" moves ");
+        line.push_str(&opening.moves.join(" "));
+    }
+    line
+}
+
 /// The openings of a match from the lines of an openings file, each checked with the rules core and its start
 /// SFEN normalised; the start position when there are no lines. Err names the first bad opening.
 pub fn load<V: Variant>(lines: &[String]) -> Result<Vec<Opening>, String> {
