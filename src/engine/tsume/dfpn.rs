@@ -25,7 +25,7 @@ use super::estimates::Estimates;
 use super::hands::HandBits;
 use super::moves::{
     attacker_hand_after, board_key_after, captured_kind, count_checks, generate_checks,
-    generate_evasions, interposition_squares, is_futile_interposition,
+    generate_evasions, interposition_squares, is_futile_interposition, move_bias, REPLY_UNIT,
 };
 use super::repcache::{RepCache, RepDisproof};
 use super::table::{Table, DEPTH_INF, INF};
@@ -419,9 +419,10 @@ impl<'a, V: Variant> Searcher<'a, V> {
         link_promotions(&self.pos, children);
     }
 
-    /// Initial numbers of a child not in the table, from the number of replies: none means it is solved. They go
-    /// to the table (with the least effort, so first to be replaced): a node is expanded again each time its
-    /// parent searches it, and counting its children's replies anew cost two of every three nodes searched.
+    /// Initial numbers of a child not in the table: its number of replies (none means it is solved), in units of
+    /// [`REPLY_UNIT`], plus [`move_bias`] for what the move itself says. The counts are remembered in
+    /// [`Estimates`]: a node is expanded again each time its parent searches it, and counting its children's
+    /// replies anew cost two of every three nodes searched.
     fn estimate(&mut self, c: &mut Child, or_node: bool, child_rem: u16) {
         if !or_node && child_rem == 0 {
             c.pn = INF;
@@ -433,13 +434,27 @@ impl<'a, V: Variant> Searcher<'a, V> {
         // a remembered estimate counts as a node too: the table's replacement weighs entries by the nodes below
         // them, so the search (and its node count) stays exactly that of counting the replies again
         self.nodes += 1;
-        if let Some((pn, dn)) = self.estimates.get(c.full_key) {
-            c.pn = pn;
-            c.dn = dn;
-            return;
-        }
+        let (bias_pn, bias_dn) = move_bias(&self.pos, c.mv, or_node);
+        let (pn, dn) = match self.estimates.get(c.full_key) {
+            Some(counts) => counts,
+            None => {
+                let Some(counts) = self.count_replies(c, or_node) else {
+                    return;
+                };
+                self.estimates.put(c.full_key, counts.0, counts.1);
+                counts
+            }
+        };
+        c.pn = pn * REPLY_UNIT + bias_pn;
+        c.dn = dn * REPLY_UNIT + bias_dn;
+    }
+
+    /// The child's replies counted (evasions after a check: its proof number; checks after an evasion: its
+    /// disproof number; the other number 1), or `None` when there are none and the child is solved: then its
+    /// result is in `c` and in the table.
+    fn count_replies(&mut self, c: &mut Child, or_node: bool) -> Option<(u32, u32)> {
         self.pos.do_move(c.mv);
-        if or_node {
+        let counts = if or_node {
             // counted without listing them: most children are estimated, few expanded
             let evasions = self.pos.count_legal_moves_drop_squares_once();
             if evasions == 0 {
@@ -448,10 +463,9 @@ impl<'a, V: Variant> Searcher<'a, V> {
                 c.len = 0;
                 c.phand = self.and_proof_hand(HandBits::EMPTY, c.hand);
                 self.tt.store(c.key, c.phand, 0, INF, 0, 0, 1);
+                None
             } else {
-                c.pn = evasions;
-                c.dn = 1;
-                self.estimates.put(c.full_key, c.pn, c.dn);
+                Some((evasions, 1))
             }
         } else {
             let replies = count_checks(&self.pos);
@@ -461,13 +475,13 @@ impl<'a, V: Variant> Searcher<'a, V> {
                 c.len = DEPTH_INF;
                 c.phand = Self::no_check_disproof(c.hand);
                 self.tt.store(c.key, c.phand, INF, 0, DEPTH_INF, 0, 1);
+                None
             } else {
-                c.pn = 1;
-                c.dn = replies;
-                self.estimates.put(c.full_key, c.pn, c.dn);
+                Some((1, replies))
             }
-        }
+        };
         self.pos.undo_move();
+        counts
     }
 
     /// The multiple-iterative-deepening step: searches the current node until its proof number reaches
