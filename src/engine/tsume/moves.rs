@@ -235,10 +235,13 @@ pub fn move_bias<V: Variant>(pos: &Position<V>, m: Move, or_node: bool) -> (u32,
     const EVASION: u32 = 2;
     let us = pos.side_to_move();
     let to = m.to();
+    let captures = !m.is_drop() && pos.piece_at(to).is_some();
+    if !or_node && (captures || (!m.is_drop() && m.from() == pos.king(us))) {
+        return if captures { (EVASION, 0) } else { (0, 0) };
+    }
     let occ = pos.occupied();
     let ours = pos.attackers_to(us, to, occ).count() + m.is_drop() as u32;
     let theirs = pos.attackers_to(!us, to, occ).count();
-    let captures = !m.is_drop() && pos.piece_at(to).is_some();
     if or_node {
         let guarded_twice = if theirs >= 2 { CHECK } else { 0 };
         if ours > theirs || captures {
@@ -246,10 +249,6 @@ pub fn move_bias<V: Variant>(pos: &Position<V>, m: Move, or_node: bool) -> (u32,
         } else {
             (guarded_twice + CHECK, 0)
         }
-    } else if captures {
-        (EVASION, 0)
-    } else if !m.is_drop() && m.from() == pos.king(us) {
-        (0, 0)
     } else if theirs < ours {
         (EVASION, 0)
     } else {
