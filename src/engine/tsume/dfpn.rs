@@ -434,7 +434,6 @@ impl<'a, V: Variant> Searcher<'a, V> {
         // a remembered estimate counts as a node too: the table's replacement weighs entries by the nodes below
         // them, so the search (and its node count) stays exactly that of counting the replies again
         self.nodes += 1;
-        let (bias_pn, bias_dn) = move_bias(&self.pos, c.mv, or_node);
         let (pn, dn) = match self.estimates.get(c.full_key) {
             Some(counts) => counts,
             None => {
@@ -445,6 +444,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
                 counts
             }
         };
+        let (bias_pn, bias_dn) = move_bias(&self.pos, c.mv, or_node);
         c.pn = pn * REPLY_UNIT + bias_pn;
         c.dn = dn * REPLY_UNIT + bias_dn;
     }

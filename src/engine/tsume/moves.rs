@@ -236,22 +236,21 @@ pub fn move_bias<V: Variant>(pos: &Position<V>, m: Move, or_node: bool) -> (u32,
     const CHECK: u32 = 3;
     const EVASION: u32 = 2;
     let us = pos.side_to_move();
-    let to = m.to();
-    let captures = !m.is_drop() && pos.piece_at(to).is_some();
-    if !or_node && (captures || (!m.is_drop() && m.from() == pos.king(us))) {
-        return if captures { (EVASION, 0) } else { (0, 0) };
+    let taken = captured_kind(pos, m);
+    if !or_node {
+        if taken.is_some() {
+            return (EVASION, 0);
+        }
+        if !m.is_drop() && m.from() == pos.king(us) {
+            return (0, 0);
+        }
     }
-    let occ = pos.occupied();
+    let (to, occ) = (m.to(), pos.occupied());
     let ours = pos.attackers_to(us, to, occ).count() + m.is_drop() as u32;
     let theirs = pos.attackers_to(!us, to, occ).count();
     if or_node {
         let guarded_twice = if theirs >= 2 { CHECK } else { 0 };
-        let takes_general = captures
-            && matches!(
-                pos.piece_at(to).kind().unpromoted(),
-                Kind::Gold | Kind::Silver
-            );
-        if ours > theirs || takes_general {
+        if ours > theirs || matches!(taken, Some(Kind::Gold | Kind::Silver)) {
             (guarded_twice, CHECK)
         } else {
             (guarded_twice + CHECK, 0)
@@ -393,5 +392,37 @@ mod tests {
         same_as_filtered::<Shogi>("3k5/9/3S5/9/3R5/9/9/9/B8 b GN 1");
         same_as_filtered::<Minishogi>("2k2/5/2P2/5/K3R b GSbgsp 1");
         same_as_filtered::<Yari>("3k3/7/7/2R4/7/1N5/5B1/7/3K3 b NBPnbr 1");
+    }
+
+    fn bias(sfen: &str, usi: &str, or_node: bool) -> (u32, u32) {
+        let pos = Position::<Shogi>::from_tsume_sfen(sfen).expect(sfen);
+        let m = pos.parse_move(usi).expect(usi);
+        move_bias(&pos, m, or_node)
+    }
+
+    #[test]
+    fn move_bias_reads_backing_sacrifice_capture_king_move_and_interposition() {
+        // attacker: a silver on 5c and a gold in hand against the king on 5a
+        let checks = "4k4/9/4S4/9/9/9/9/9/9 b G 1";
+        assert_eq!(bias(checks, "G*5b", true), (0, 3), "backed by the silver");
+        assert_eq!(
+            bias(checks, "G*6a", true),
+            (3, 0),
+            "an unbacked drop is a sacrifice"
+        );
+        // two defenders on 4b (the king and the gold on 3a): harder to prove; backed only by the silver, no more
+        // than it is guarded, it is a sacrifice too; a gold on 3c backs it more than it is guarded
+        assert_eq!(bias("4k1g2/9/4S4/9/9/9/9/9/9 b G 1", "G*4b", true), (6, 0));
+        assert_eq!(
+            bias("4k1g2/9/4S1G2/9/9/9/9/9/9 b G 1", "G*4b", true),
+            (3, 3)
+        );
+        // the defender in check from a rook on 5i, a gold in hand (the attacker's king far away on 9i)
+        let evasions = "4k4/9/9/9/9/9/9/9/K3R4 w g 1";
+        assert_eq!(bias(evasions, "5a4a", false), (0, 0), "a king move");
+        assert_eq!(bias(evasions, "G*5b", false), (2, 0), "guarded by the king");
+        assert_eq!(bias(evasions, "G*5e", false), (0, 2), "the rook takes it");
+        // an unbacked gold next to the king: the king takes it
+        assert_eq!(bias("4k4/4G4/9/9/9/9/9/9/K8 w - 1", "5a5b", false), (2, 0));
     }
 }
