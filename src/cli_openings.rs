@@ -8,7 +8,7 @@ use clap::Args;
 
 use crate::cli::Game;
 use hayate::matches::balanced::{self, BalancedConfig, Scorer};
-use hayate::matches::interrupt;
+use hayate::matches::{interrupt, openings};
 use hayate::{with_variant, GameKind};
 
 #[derive(Args, Debug)]
@@ -81,7 +81,7 @@ pub fn run_openings(a: &OpeningsArgs) -> ExitCode {
     };
     let stop = interrupt::requested;
     let r = with_variant!(a.variant.0, V => balanced::build::<V>(&cfg, &stop, &progress).map(|b| {
-        let lines: Vec<String> = b.openings.iter().map(|o| balanced::opening_line::<V>(&o.opening)).collect();
+        let lines: Vec<String> = b.openings.iter().map(|o| openings::opening_line::<V>(&o.opening)).collect();
         (b, lines)
     }));
     eprintln!();
@@ -93,12 +93,15 @@ pub fn run_openings(a: &OpeningsArgs) -> ExitCode {
         }
     };
     let header = format!(
-        "# hayate openings --variant {} --plies {} --nodes {} --max-score {} --seed {}{}: {} of {} candidates kept\n",
+        "# hayate openings --variant {} --count {} --plies {} --nodes {} --max-score {} --seed {} --hash {}{}: {} of {} \
+         candidates kept\n",
         a.variant.0.name(),
+        a.count,
         a.plies,
         cfg.nodes,
         a.max_score,
         a.seed,
+        cfg.hash_mb,
         match (&a.eval_file, a.no_nnue) {
             (Some(p), _) => format!(" --eval-file {}", p.display()),
             (None, true) => " --no-nnue".to_string(),

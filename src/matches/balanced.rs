@@ -15,7 +15,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 
 use super::judge::Judge;
-pub use super::openings::opening_line;
 use super::openings::{with_random_plies, Opening};
 use crate::engine::eval::GameEval;
 use crate::engine::nnue::Network;
@@ -193,7 +192,7 @@ pub fn build<V: GameEval>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::openings::load;
+    use crate::matches::openings::{load, opening_line};
     use crate::Minishogi;
 
     fn config(threads: usize) -> BalancedConfig {
@@ -232,7 +231,6 @@ mod tests {
             assert!(line.starts_with("startpos moves "), "{line}");
             let back = load::<Minishogi>(&[line]).expect("line loads");
             assert_eq!(back[0], o.opening);
-            // and is the match's own opening for its pair
         }
         let two = build::<Minishogi>(&config(2), &|| false, &|_, _| {}).expect("book");
         assert_eq!(one.openings, two.openings);

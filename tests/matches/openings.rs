@@ -131,7 +131,9 @@ fn a_balanced_book_feeds_a_match() {
     let (_, again) = book("book2.txt", "2");
     assert_eq!(text, again);
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].starts_with("# hayate openings --variant minishogi --plies 4 --nodes 3000 --max-score 150 --seed 5: 3 of "));
+    assert!(lines[0].starts_with(
+        "# hayate openings --variant minishogi --count 3 --plies 4 --nodes 3000 --max-score 150 --seed 5 --hash 16: 3 of "
+    ));
     assert_eq!(lines.len(), 4);
     // resigning fakes: each game's record is its opening
     let resign = fake(&["resign"]);

@@ -1,10 +1,11 @@
-//! Initial numbers of children not in the table, remembered between expansions.
+//! The reply counts behind the initial numbers of children not in the table, remembered between expansions (the
+//! solver turns them into numbers with `moves::move_bias`, which depends on the move that reached the child).
 //!
 //! A node is expanded afresh each time its parent searches it, and each child the table does not know is
 //! estimated again by playing it and counting its replies: on 将棋図巧 No. 1 those counts were 72% of the nodes,
-//! and this cache answers a quarter (256 KB) to two fifths (4 MB) of them. Storing them in the table instead made it grow and
-//! evict real results (fewer nodes, more time), so they go to this small direct-mapped cache, sized to stay in
-//! the processor's caches.
+//! and this cache answers a quarter (256 KB) to two fifths (4 MB) of them. Storing them in the table instead made
+//! it grow and evict real results (fewer nodes, more time), so they go to this small direct-mapped cache, sized to
+//! stay in the processor's caches.
 //!
 //! Only unsolved estimates are kept (a child without replies is solved and goes to the table): an entry that a
 //! collision confuses with another position can then only mislead the search's order, never its results.
@@ -35,14 +36,14 @@ impl Estimates {
         prefetch(self.slots.as_ptr().wrapping_add(key as usize & self.mask));
     }
 
-    /// The numbers stored for the position with full key `key` (both at least 1).
+    /// The reply counts stored for the position with full key `key`, as (proof, disproof) counts (both at least 1).
     #[inline(always)]
     pub fn get(&self, key: u64) -> Option<(u32, u32)> {
         let s = self.slots[key as usize & self.mask];
         (s >> 32 == key >> 32 && s != 0).then_some(((s >> 16) as u32 & 0xffff, s as u32 & 0xffff))
     }
 
-    /// Remembers unsolved numbers (both at least 1; larger than 16 bits are not kept).
+    /// Remembers the counts of an unsolved child (both at least 1; larger than 16 bits are not kept).
     #[inline(always)]
     pub fn put(&mut self, key: u64, pn: u32, dn: u32) {
         if pn == 0 || dn == 0 || pn > 0xffff || dn > 0xffff {
