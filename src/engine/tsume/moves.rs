@@ -2,7 +2,7 @@
 //! check, board moves only onto checking squares or off a discovery line), the defender's evasions (the legal
 //! moves of a side in check), and the test for futile interpositions (無駄合い).
 
-use crate::rules::bitboard::Bitboard;
+use crate::rules::bitboard::{BitWord, Bitboard};
 use crate::rules::movegen::GenMode;
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::piece::Kind;
@@ -42,7 +42,8 @@ impl CheckSink for MoveList {
     }
 }
 
-struct CheckCount(u32);
+/// The checks counted so far, and the squares of the drops among them (as the bitboard's raw word).
+struct CheckCount(u32, u128);
 
 impl CheckSink for CheckCount {
     #[inline(always)]
@@ -51,7 +52,10 @@ impl CheckSink for CheckCount {
     }
     #[inline(always)]
     fn drops<V: Variant>(&mut self, _: Kind, to: Bb<V>) {
-        self.0 += to.count();
+        // drops of several kinds onto one square count once: they mostly stand or fall together
+        let raw = to.0.to_u128();
+        self.0 += (raw & !self.1).count_ones();
+        self.1 |= raw;
     }
     #[inline(always)]
     fn one(&mut self, _: Move) {
@@ -64,9 +68,13 @@ pub fn generate_checks<V: Variant>(pos: &Position<V>, list: &mut MoveList) {
     checks_into(pos, list);
 }
 
-/// The number of legal checks of the side to move (a child's disproof estimate), without listing them.
+/// The number of legal checks of the side to move, drops onto one square counted once (a child's disproof
+/// estimate), without listing them. The drops of several kinds onto one square mostly stand or fall together, as
+/// the interpositions do in the defender's count: counting each kind made a defence that leaves the attacker
+/// many drop kinds look many times harder to disprove than it is (将棋図巧 No. 1: 15.34 M nodes instead of
+/// 16.27 M; its 45-ply tail 2.16 M instead of 2.42 M; the small minishogi and Yari suites 3-6% more).
 pub fn count_checks<V: Variant>(pos: &Position<V>) -> u32 {
-    let mut n = CheckCount(0);
+    let mut n = CheckCount(0, 0);
     checks_into(pos, &mut n);
     n.0
 }
@@ -329,7 +337,21 @@ mod tests {
         generate_checks(&pos, &mut a);
         let mut b = MoveList::new();
         pos.generate(GenMode::Checks, &mut b);
-        assert_eq!(count_checks(&pos) as usize, a.len(), "{sfen}");
+        // the count takes the drops onto one square as one check, whatever the kinds dropped
+        let mut drop_squares = std::collections::BTreeSet::new();
+        let mut checks = 0;
+        for m in a.iter() {
+            if m.is_drop() {
+                drop_squares.insert(m.to().index());
+            } else {
+                checks += 1;
+            }
+        }
+        assert_eq!(
+            count_checks(&pos) as usize,
+            checks + drop_squares.len(),
+            "{sfen}"
+        );
         // every check gives a position in check: its defences counted from the answering squares must be
         // those of the full legal move list (drops onto one square counted once)
         let mut pos = pos;
