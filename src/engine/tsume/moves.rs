@@ -330,6 +330,16 @@ mod tests {
     use super::*;
     use crate::rules::variant::{Minishogi, Shogi, Yari};
 
+    /// The number of moves in `moves` with all drops onto one square counted as one.
+    fn counted_drop_squares_once(moves: &[Move]) -> usize {
+        let drop_squares: std::collections::BTreeSet<usize> = moves
+            .iter()
+            .filter(|m| m.is_drop())
+            .map(|m| m.to().index())
+            .collect();
+        moves.iter().filter(|m| !m.is_drop()).count() + drop_squares.len()
+    }
+
     /// Direct check generation must list (and count) exactly the legal moves that give check.
     fn same_as_filtered<V: Variant>(sfen: &str) {
         let pos = Position::<V>::from_tsume_sfen(sfen).expect(sfen);
@@ -338,18 +348,9 @@ mod tests {
         let mut b = MoveList::new();
         pos.generate(GenMode::Checks, &mut b);
         // the count takes the drops onto one square as one check, whatever the kinds dropped
-        let mut drop_squares = std::collections::BTreeSet::new();
-        let mut checks = 0;
-        for m in a.iter() {
-            if m.is_drop() {
-                drop_squares.insert(m.to().index());
-            } else {
-                checks += 1;
-            }
-        }
         assert_eq!(
             count_checks(&pos) as usize,
-            checks + drop_squares.len(),
+            counted_drop_squares_once(&a),
             "{sfen}"
         );
         // every check gives a position in check: its defences counted from the answering squares must be
@@ -358,18 +359,9 @@ mod tests {
         for &m in a.iter() {
             pos.do_move(m);
             let legal = pos.legal_moves();
-            let mut drop_squares = std::collections::BTreeSet::new();
-            let mut n = 0;
-            for r in legal.iter() {
-                if r.is_drop() {
-                    drop_squares.insert(r.to().index());
-                } else {
-                    n += 1;
-                }
-            }
             assert_eq!(
                 pos.count_legal_moves_drop_squares_once() as usize,
-                n + drop_squares.len(),
+                counted_drop_squares_once(&legal),
                 "{sfen} after {m:?}"
             );
             pos.undo_move();
