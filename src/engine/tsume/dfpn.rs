@@ -1,7 +1,8 @@
 //! The df-pn+ search (Nagai's depth-first proof-number search with thresholds, Pawlewicz and Lew's 1+ε trick
 //! for the thresholds of the best child, and heuristic initial numbers: an attacker move starts with as many
 //! proof numbers as the defender has evasions, a defender move with as many disproof numbers as the attacker has
-//! checks — counting them is also the solver's mate-in-one and no-check test).
+//! checks, in both the drops onto one square counted once — counting them is also the solver's mate-in-one and
+//! no-check test).
 //!
 //! OR nodes are the attacker's (to move, every move a check), AND nodes the defender's. Results go to the
 //! [`Table`] with proof pieces (OR: the proving child's, plus a dropped piece, less a captured one; AND: the union

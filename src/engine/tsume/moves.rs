@@ -2,7 +2,7 @@
 //! check, board moves only onto checking squares or off a discovery line), the defender's evasions (the legal
 //! moves of a side in check), and the test for futile interpositions (無駄合い).
 
-use crate::rules::bitboard::{BitWord, Bitboard};
+use crate::rules::bitboard::Bitboard;
 use crate::rules::movegen::GenMode;
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::piece::Kind;
@@ -14,24 +14,24 @@ use crate::rules::zobrist::KEYS;
 use super::hands::HandBits;
 
 /// Where the checks go: listed for a node's expansion, only counted for an estimate of a child.
-trait CheckSink {
+trait CheckSink<V: Variant> {
     /// Moves from `from` to each square of `to`, promoting or not.
-    fn moves<V: Variant>(&mut self, from: Square, to: Bb<V>, promote: bool);
+    fn moves(&mut self, from: Square, to: Bb<V>, promote: bool);
     /// Drops of `kind` on each square of `to`.
-    fn drops<V: Variant>(&mut self, kind: Kind, to: Bb<V>);
+    fn drops(&mut self, kind: Kind, to: Bb<V>);
     /// One move.
     fn one(&mut self, m: Move);
 }
 
-impl CheckSink for MoveList {
+impl<V: Variant> CheckSink<V> for MoveList {
     #[inline(always)]
-    fn moves<V: Variant>(&mut self, from: Square, to: Bb<V>, promote: bool) {
+    fn moves(&mut self, from: Square, to: Bb<V>, promote: bool) {
         for sq in to {
             self.push(Move::normal(from, sq, promote));
         }
     }
     #[inline(always)]
-    fn drops<V: Variant>(&mut self, kind: Kind, to: Bb<V>) {
+    fn drops(&mut self, kind: Kind, to: Bb<V>) {
         for sq in to {
             self.push(Move::drop(kind, sq));
         }
@@ -42,24 +42,25 @@ impl CheckSink for MoveList {
     }
 }
 
-/// The checks counted so far, and the squares of the drops among them (as the bitboard's raw word).
-struct CheckCount(u32, u128);
+/// The checks counted so far, the drops among them only as their squares.
+struct CheckCount<V: Variant> {
+    moves: u32,
+    drop_squares: Bb<V>,
+}
 
-impl CheckSink for CheckCount {
+impl<V: Variant> CheckSink<V> for CheckCount<V> {
     #[inline(always)]
-    fn moves<V: Variant>(&mut self, _: Square, to: Bb<V>, _: bool) {
-        self.0 += to.count();
+    fn moves(&mut self, _: Square, to: Bb<V>, _: bool) {
+        self.moves += to.count();
     }
     #[inline(always)]
-    fn drops<V: Variant>(&mut self, _: Kind, to: Bb<V>) {
+    fn drops(&mut self, _: Kind, to: Bb<V>) {
         // drops of several kinds onto one square count once: they mostly stand or fall together
-        let raw = to.0.to_u128();
-        self.0 += (raw & !self.1).count_ones();
-        self.1 |= raw;
+        self.drop_squares |= to;
     }
     #[inline(always)]
     fn one(&mut self, _: Move) {
-        self.0 += 1;
+        self.moves += 1;
     }
 }
 
@@ -74,12 +75,15 @@ pub fn generate_checks<V: Variant>(pos: &Position<V>, list: &mut MoveList) {
 /// many drop kinds look many times harder to disprove than it is (将棋図巧 No. 1: 15.34 M nodes instead of
 /// 16.27 M; its 45-ply tail 2.16 M instead of 2.42 M; the small minishogi and Yari suites 3-6% more).
 pub fn count_checks<V: Variant>(pos: &Position<V>) -> u32 {
-    let mut n = CheckCount(0, 0);
+    let mut n = CheckCount::<V> {
+        moves: 0,
+        drop_squares: Bb::<V>::EMPTY,
+    };
     checks_into(pos, &mut n);
-    n.0
+    n.moves + n.drop_squares.count()
 }
 
-fn checks_into<V: Variant, S: CheckSink>(pos: &Position<V>, sink: &mut S) {
+fn checks_into<V: Variant, S: CheckSink<V>>(pos: &Position<V>, sink: &mut S) {
     let us = pos.side_to_move();
     let them = !us;
     if !pos.has_king(them) {
@@ -117,7 +121,7 @@ fn checks_into<V: Variant, S: CheckSink>(pos: &Position<V>, sink: &mut S) {
                     }
                 }
             }
-            sink.drops::<V>(k, to);
+            sink.drops(k, to);
         }
     }
 
@@ -164,7 +168,7 @@ fn checks_into<V: Variant, S: CheckSink>(pos: &Position<V>, sink: &mut S) {
             } else {
                 checks
             } | discovered;
-            sink.moves::<V>(from, to & alive & stay_checks, false);
+            sink.moves(from, to & alive & stay_checks, false);
             if let Some(pk) = promoted {
                 let promoting = if zone.has(from) { to } else { to & zone };
                 if promoting.is_empty() {
@@ -175,7 +179,7 @@ fn checks_into<V: Variant, S: CheckSink>(pos: &Position<V>, sink: &mut S) {
                 } else {
                     pro_checks
                 } | discovered;
-                sink.moves::<V>(from, promoting & pro_checks, true);
+                sink.moves(from, promoting & pro_checks, true);
             }
         }
     }
