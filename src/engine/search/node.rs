@@ -14,6 +14,7 @@ use super::smp::DEFER_DEPTH;
 use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::engine::eval::{see_ge, GameEval};
 use crate::engine::tt::{Bound, TtData};
+use crate::rules::movegen::GenMode;
 use crate::rules::moves::{Move, MoveList, MAX_MOVES};
 use crate::rules::piece::Kind;
 use crate::rules::position::Repetition;
@@ -244,6 +245,11 @@ impl<V: GameEval> Worker<'_, V> {
                 if let Some(s) = self.null_move(&node, beta) {
                     return s;
                 }
+                // Step 9b. ProbCut: a capture that beats beta by a wide margin in a search a few plies
+                // shallower very likely beats beta at full depth too.
+                if let Some(s) = self.probcut(&node, beta, tt) {
+                    return s;
+                }
             }
         }
 
@@ -415,6 +421,55 @@ impl<V: GameEval> Worker<'_, V> {
         } else {
             -MATE + n.ply as i32
         })
+    }
+
+    /// Step 9b: ProbCut's verdict, if a capture settles the node. From depth 5, each capture whose static
+    /// exchange alone would lift the static score to `beta + PROBCUT_MARGIN` is tried, first with a quiescence
+    /// search, then (when that holds) with a search four plies shallower, both with the null window at that raised
+    /// beta; one that holds there fails the node high. Not when the table already says that a search nearly as
+    /// deep stayed below the raised beta. At equal time (9x9, byoyomi 100, balanced openings) against the search
+    /// without it: +12 +/- 34 Elo over 401 games, +55 +/- 45 over 234 in an earlier run of the same match.
+    fn probcut(&mut self, n: &Node, beta: i32, tt: Option<TtData>) -> Option<i32> {
+        const PROBCUT_MARGIN: i32 = 200;
+        let depth = n.depth;
+        let pc_beta = beta + PROBCUT_MARGIN;
+        if depth < 5 || pc_beta >= MATE_BOUND {
+            return None;
+        }
+        if tt.is_some_and(|t| {
+            t.depth >= depth - 3 && t.score < pc_beta && t.score.abs() < MATE_BOUND
+        }) {
+            return None;
+        }
+        let mut captures = MoveList::new();
+        self.pos.generate(GenMode::Captures, &mut captures);
+        for &m in captures.iter() {
+            if !see_ge(&self.pos, m, pc_beta - n.static_eval) {
+                continue;
+            }
+            self.make(m);
+            let mut v = -self.qsearch(-pc_beta, -pc_beta + 1, n.ply + 1, 0);
+            if v >= pc_beta {
+                v = -self.search(-pc_beta, -pc_beta + 1, depth - 4, n.ply + 1, false);
+            }
+            self.unmake();
+            if self.stopped {
+                return Some(0);
+            }
+            if v >= pc_beta && v < MATE_BOUND {
+                self.store_entry(
+                    self.pos.key(),
+                    n.ply,
+                    m,
+                    v,
+                    n.static_eval,
+                    depth - 3,
+                    Bound::Lower,
+                );
+                return Some(v);
+            }
+        }
+        None
     }
 
     /// Step 13's singular-extension test for the table's move `m` (see there).
