@@ -211,8 +211,8 @@ mod tests {
         assert_eq!((ms(o), ms(m)), (960, 960));
     }
 
-    /// `go movetime` is spent in full: the search neither stops early nor runs past it (by more than a move's
-    /// reply time on a loaded machine).
+    /// `go movetime` is spent in full: the search does not stop before the movetime less `NetworkDelay` (a
+    /// loaded machine can only make it later, so this cannot fail by chance).
     #[test]
     fn movetime_is_spent_fully() {
         let searcher = Searcher::new(1, 1);
