@@ -121,33 +121,30 @@ impl<V: GameEval> Worker<'_, V> {
         let Some(optimum) = self.sh.optimum else {
             return false;
         };
+        // one legal move: no need to think
+        if self.root_moves.len() == 1 && self.sh.limits.searchmoves.is_empty() {
+            return true;
+        }
+        // A time per move that is lost when unused — `go movetime`, or byoyomi once the main time is spent — is
+        // searched to its end: the hard limit stops the iteration, and what the unfinished iteration found still
+        // counts (a move that beat the best one there was searched with an open window, and is played). Stopping
+        // when the next iteration looked unlikely to finish left up to two fifths of a movetime unused (9x9 bench
+        // positions at `go movetime 10000`: about 6 s of the 10); YaneuraOu and Stockfish spend it all.
+        let side = self.sh.root_side.index();
+        let per_move_only = self.sh.limits.movetime.is_some()
+            || self
+                .sh
+                .limits
+                .clock
+                .is_some_and(|c| c.byoyomi > 0 && c.time[side] == 0);
+        if per_move_only {
+            return false;
+        }
         // spend more when the best move keeps changing or the score falls
         let falling = best.prev_score != -INFINITE && best.score + 30 < best.prev_score;
         let mut factor = 100 + 40 * best_move_changes.min(3) as u32;
         if falling {
             factor += 50;
-        }
-        // one legal move: no need to think
-        if self.root_moves.len() == 1 && self.sh.limits.searchmoves.is_empty() {
-            return true;
-        }
-        // A fixed time per move (`go movetime`) is there to be spent, as YaneuraOu and Stockfish spend it: stopping
-        // when the next iteration looked unlikely to finish left up to two fifths of it unused (on the 9x9 bench
-        // positions at `go movetime 10000`, about 6 s used of the 10), and an unfinished iteration still counts.
-        if self.sh.limits.movetime.is_some() {
-            return false;
-        }
-        // In byoyomi with the main time spent, time left unused is lost, not saved for later moves: search on
-        // until the hard limit stops the iteration. What the unfinished iteration found still counts: a move
-        // that beat the best one there was searched with an open window, and is played.
-        let side = self.sh.root_side.index();
-        if self
-            .sh
-            .limits
-            .clock
-            .is_some_and(|c| c.byoyomi > 0 && c.time[side] == 0)
-        {
-            return false;
         }
         let target = optimum * factor / 100;
         let target = self.sh.maximum.map_or(target, |m| target.min(m));
