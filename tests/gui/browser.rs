@@ -409,8 +409,10 @@ fn a_running_match_is_watched_live() {
     let _one = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let dir = std::env::temp_dir().join(format!("hayate-gui-browser-live-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    // slow enough (a few seconds a game) to be seen growing, and both games to finish well within the test
-    let mut matched = super::server::start_minishogi_match(&dir, 20000);
+    // paced by the clock, not by nodes: at a fixed node count a fast machine plays a debug build's game in two or
+    // three seconds, and CI once saw both games end before the browser had shown either growing; at 150 ms a move
+    // a game lasts several seconds on any machine, and three of them finish well within the test
+    let mut matched = super::server::start_minishogi_match(&dir, "byoyomi=150", 3);
     let server = Server::start(&["--watch", dir.to_str().expect("path")]);
     let profile = std::env::temp_dir().join(format!("hayate-gui-test-live-{}", std::process::id()));
     let browser = launch(path, &profile);
@@ -427,7 +429,7 @@ fn a_running_match_is_watched_live() {
     };
     // a game that ends before it was seen growing by two moves gives way to the next one
     let mut grown = None;
-    for _ in 0..2 {
+    for _ in 0..3 {
         page.wait("a game in progress listed", Duration::from_secs(60), |p| {
             p.eval(playing).as_i64().is_some_and(|i| i >= 0)
         });

@@ -611,7 +611,7 @@ fn a_record_file_is_replayed_and_followed_as_it_grows() {
 fn a_running_match_is_watched_move_by_move() {
     let dir = std::env::temp_dir().join(format!("hayate-gui-live-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let mut matched = super::server::start_minishogi_match(&dir, 10000);
+    let mut matched = super::server::start_minishogi_match(&dir, "nodes=10000", 2);
     let server = Server::start(&["--watch", dir.to_str().unwrap()]);
     let mut c = server.socket();
     c.send(json!({"type": "watch_list"}));

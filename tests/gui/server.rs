@@ -157,9 +157,10 @@ impl Client {
     }
 }
 
-/// Starts a two-game minishogi `hayate match` of Hayate against itself at `nodes` a move, its records in `dir`,
-/// and waits until its games.txt exists (the watched directory is then a match's).
-pub fn start_minishogi_match(dir: &std::path::Path, nodes: u32) -> Child {
+/// Starts a minishogi `hayate match` of `games` games of Hayate against itself at the time control `tc` (as
+/// `--tc` takes it), its records in `dir`, and waits until its games.txt exists (the watched directory is then a
+/// match's).
+pub fn start_minishogi_match(dir: &std::path::Path, tc: &str, games: u32) -> Child {
     let bin = env!("CARGO_BIN_EXE_hayate");
     let engine = format!("cmd={bin}");
     let child = Command::new(bin)
@@ -172,7 +173,7 @@ pub fn start_minishogi_match(dir: &std::path::Path, nodes: u32) -> Child {
             "--engine",
             &engine,
         ])
-        .args(["--games", "2", "--tc", &format!("nodes={nodes}"), "--out"])
+        .args(["--games", &games.to_string(), "--tc", tc, "--out"])
         .arg(dir)
         .stdout(Stdio::null())
         .spawn()
