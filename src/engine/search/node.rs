@@ -539,10 +539,15 @@ impl<V: GameEval> Worker<'_, V> {
         (v >= beta).then_some(s)
     }
 
-    /// Step 12. Pruning at shallow depth, skipping a move without searching it: not at PV nodes, in check, for
-    /// checks, nor before some move has escaped being mated. Captures and promotions that lose material outright
-    /// by static exchange are skipped near the leaves. For quiet moves: late-move pruning skips the late ones,
-    /// which rarely matter once the ordering has put the promising ones first (twice as late when improving);
+    /// Step 12. Pruning at shallow depth, skipping a move without searching it: not at PV nodes, nor before
+    /// some move has escaped being mated. Captures, promotions and checks that lose material outright by static
+    /// exchange are skipped near the leaves, and so are quiet evasions (interposed drops, mostly). The last two
+    /// are what a mating attack with pieces in hand is made of: searching every sacrificial check and every
+    /// interposition at full width made the tree explode there (9x9 bench to depth 13: 52.4 M nodes, 42.2 M of
+    /// them in position 8; 23.2 M and 16.2 M with both pruned), and at equal time (byoyomi 100, 410 games from
+    /// balanced openings) pruning them scored +22 +/- 34 Elo.
+    /// For quiet moves: late-move pruning skips the late ones, which rarely matter once the ordering has put the
+    /// promising ones first (twice as late when improving);
     /// futility pruning skips them when the static score is so far below alpha that a quiet move cannot make up
     /// for it; static-exchange pruning skips those that lose more material than the depth could win back.
     /// Futility and exchange pruning look at the depth the move would be searched to after its late-move
@@ -551,10 +556,24 @@ impl<V: GameEval> Worker<'_, V> {
     /// futility, 6 for exchanges and move counts): half the nodes to depth 12 on the 9x9 bench, and +49 +/- 40
     /// Elo at byoyomi 100 (300 games from balanced openings).
     fn prune_move(&self, n: &Node, c: Candidate, best: i32, alpha: i32, searched: i32) -> bool {
-        if n.pv_node || n.in_check || best <= -MATE_BOUND || c.gives_check {
+        if n.pv_node || best <= -MATE_BOUND {
             return false;
         }
         let depth = n.depth;
+        if n.in_check {
+            // a quiet evasion that loses material outright: mostly an interposed drop the checker takes for free,
+            // which only delays the attack past the horizon (a capture of the checker is never skipped)
+            let d = depth - 1;
+            return c.quiet
+                && !c.gives_check
+                && d <= 6
+                && !see_ge(&self.pos, c.mv, -40 * (d * d).max(1));
+        }
+        if c.gives_check {
+            // a check that loses more material than the depth could win back: with pieces in hand nearly every
+            // position has sacrificial checking drops, most of which only lose the piece
+            return depth <= 6 && !see_ge(&self.pos, c.mv, -120 * depth);
+        }
         if !c.quiet {
             return depth <= 6 && !see_ge(&self.pos, c.mv, -120 * depth);
         }
