@@ -569,12 +569,9 @@ impl<V: GameEval> Worker<'_, V> {
                 && d <= 6
                 && !see_ge(&self.pos, c.mv, -40 * (d * d).max(1));
         }
-        if c.gives_check {
-            // a check that loses more material than the depth could win back: with pieces in hand nearly every
-            // position has sacrificial checking drops, most of which only lose the piece
-            return depth <= 6 && !see_ge(&self.pos, c.mv, -120 * depth);
-        }
-        if !c.quiet {
+        // a capture, promotion or check that loses more material than the depth could win back (with pieces in
+        // hand nearly every position has sacrificial checking drops, most of which only lose the piece)
+        if !c.quiet || c.gives_check {
             return depth <= 6 && !see_ge(&self.pos, c.mv, -120 * depth);
         }
         if depth <= 8 && searched >= (4 + depth * depth) / (2 - i32::from(n.improving)) {
