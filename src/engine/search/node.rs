@@ -562,12 +562,9 @@ impl<V: GameEval> Worker<'_, V> {
         let depth = n.depth;
         if n.in_check {
             // a quiet evasion that loses material outright: mostly an interposed drop the checker takes for free,
-            // which only delays the attack past the horizon (a capture of the checker is never skipped)
-            let d = depth - 1;
-            return c.quiet
-                && !c.gives_check
-                && d <= 6
-                && !see_ge(&self.pos, c.mv, -40 * (d * d).max(1));
+            // which only delays the attack past the horizon (a capture of the checker is never skipped); evasions
+            // are not reduced, so the depth it would be searched to is the node's less one
+            return c.quiet && !c.gives_check && self.quiet_loses_material(c.mv, depth - 1);
         }
         // a capture, promotion or check that loses more material than the depth could win back (with pieces in
         // hand nearly every position has sacrificial checking drops, most of which only lose the piece)
@@ -583,7 +580,13 @@ impl<V: GameEval> Worker<'_, V> {
         if lmr_depth <= 6 && alpha < MATE_BOUND && n.static_eval + 150 + 120 * lmr_depth <= alpha {
             return true;
         }
-        lmr_depth <= 6 && !see_ge(&self.pos, c.mv, -40 * (lmr_depth * lmr_depth).max(1))
+        self.quiet_loses_material(c.mv, lmr_depth)
+    }
+
+    /// Step 12's exchange pruning of a quiet move to be searched `d` plies deep: it loses more material by static
+    /// exchange than a search that shallow could win back.
+    fn quiet_loses_material(&self, m: Move, d: i32) -> bool {
+        d <= 6 && !see_ge(&self.pos, m, -40 * (d * d).max(1))
     }
 
     /// Step 14. Late move reductions: a quiet move that comes late in the ordering is unlikely to beat alpha, so
