@@ -92,16 +92,9 @@ impl Table {
         }
     }
 
-    /// The usable bucket count: the start size times a power of two (each growth doubles the buckets in use, so
-    /// that every entry moves to one of two buckets), at most `max` — the rounding loses less than a
-    /// `START_BUCKETS`-th of the memory.
+    /// The usable bucket count: all the memory holds, at least one.
     fn capacity_for(max: usize) -> usize {
-        let max = max.max(1);
-        if max <= START_BUCKETS {
-            return max;
-        }
-        let shift = (max / START_BUCKETS).ilog2();
-        (max >> shift) << shift
+        max.max(1)
     }
 
     /// Empties the table (a new problem).
@@ -124,26 +117,25 @@ impl Table {
         (self.used as u64 * 1000 / (self.capacity * BUCKET) as u64) as u32
     }
 
-    /// Doubles the buckets in use once half their entries are taken.
+    /// Doubles the buckets in use once half their entries are taken (the last step only up to the capacity).
     ///
     /// Why grow at all: a table spread over its whole memory from the start touches a new page with nearly every
     /// store, so a long search spends much of its time in page faults and TLB misses (4 KB pages: the kernel
     /// cannot give a huge page to a region already partly mapped), and a short one pays for zeroing pages it
     /// barely uses. Grown from one huge page, the part in use is dense and backed by huge pages.
     ///
-    /// A bucket's index is the high part of `key * buckets`, so with twice the buckets an entry of bucket `b`
-    /// goes to `2b` or `2b + 1`; walking the buckets from the last down, those two are empty when `b` is moved.
+    /// A bucket's index is the high part of `key * buckets`, so with `m` buckets instead of `n` (n < m <= 2n)
+    /// an entry of bucket `b` goes to a bucket of `b * m / n ..= (b + 1) * m / n`, never below `b`: walking the
+    /// buckets from the last down, every target is either `b` itself (taken out first) or a bucket already
+    /// walked. With an exact doubling the two targets of `b` are its own; with a smaller last step (a memory
+    /// size that is not the start size times a power of two) neighbouring buckets share a target, and an entry
+    /// that finds it full replaces the one with the least effort behind it, as a store would.
     fn grow_if_full(&mut self) {
         if self.buckets >= self.capacity || self.used * 2 < self.buckets * BUCKET {
             return;
         }
         let old = self.buckets;
         self.buckets = (old * 2).min(self.capacity);
-        debug_assert_eq!(
-            self.buckets,
-            old * 2,
-            "the capacity is the start size times a power of two"
-        );
         for b in (0..old).rev() {
             let moved = std::mem::take(&mut self.entries[b]);
             for (i, &k) in moved.keys.iter().enumerate() {
@@ -151,12 +143,20 @@ impl Table {
                     continue;
                 }
                 let nb = self.bucket(k);
+                debug_assert!(nb >= b, "entries move up, into buckets already walked");
                 let nb = &mut self.entries[nb];
-                let Some(slot) = nb.keys.iter().position(|&s| s == 0) else {
-                    unreachable!("the two buckets an old one splits into start empty")
-                };
-                nb.keys[slot] = k;
-                nb.data[slot] = moved.data[i];
+                let e = moved.data[i];
+                if let Some(slot) = nb.keys.iter().position(|&s| s == 0) {
+                    nb.keys[slot] = k;
+                    nb.data[slot] = e;
+                    continue;
+                }
+                self.used -= 1;
+                let weakest = (0..BUCKET).min_by_key(|&j| nb.data[j].amount).unwrap_or(0);
+                if nb.data[weakest].amount < e.amount {
+                    nb.keys[weakest] = k;
+                    nb.data[weakest] = e;
+                }
             }
         }
     }
@@ -368,6 +368,49 @@ mod tests {
         assert_eq!(t.probe(7, g, 100, 1, 1).dn, 0);
         assert_eq!(t.probe(7, gs.plus(Kind::Rook), 100, 1, 1).dn, 1);
         assert!(t.hashfull() < 1000);
+    }
+
+    /// A size that is not the start size times a power of two: the last growth is less than a doubling, and the
+    /// search must go on through it (it once ended in a panic at 48 MB).
+    #[test]
+    fn growing_to_an_odd_capacity_keeps_the_table_consistent() {
+        let mut t = Table::new(3);
+        assert_ne!(t.capacity % START_BUCKETS, 0);
+        let keys: Vec<u64> = (1..=60_000u64)
+            .map(|i| {
+                // SplitMix64's finaliser: keys as random as Zobrist keys (a multiplicative sequence spreads
+                // over the buckets too evenly to fill any)
+                let mut z = i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                z ^ (z >> 31)
+            })
+            .collect();
+        for (i, &k) in keys.iter().enumerate() {
+            t.store(
+                k,
+                HandBits::EMPTY,
+                0,
+                INF,
+                (i % 100) as u16,
+                0,
+                1 + i as u64,
+            );
+        }
+        assert_eq!(t.buckets, t.capacity, "the table grew to its whole memory");
+        let held: usize = (0..t.buckets)
+            .map(|b| t.entries[b].keys.iter().filter(|&&k| k != 0).count())
+            .sum();
+        assert_eq!(held, t.used, "the count of entries in use stays exact");
+        let mut found = 0;
+        for (i, &k) in keys.iter().enumerate() {
+            let p = t.probe(k, HandBits::EMPTY, DEPTH_INF, 1, 1);
+            if p.found {
+                assert_eq!((p.pn, p.len), (0, (i % 100) as u16), "key {i}");
+                found += 1;
+            }
+        }
+        assert!(found > 55_000, "{found} of 60000 entries kept");
     }
 
     #[test]
