@@ -4,7 +4,7 @@
 //! Sliding attacks use precomputed rays with a blocker scan: the nearest blocker along a ray is the lowest or the
 //! highest set bit of `ray & occupied`, depending on whether the ray runs toward higher or lower square indices.
 
-use crate::rules::piece::{Color, KIND_COUNT};
+use crate::rules::piece::{Color, Kind, KIND_COUNT};
 
 /// The most squares any board has.
 pub const MAX_SQUARES: usize = 81;
@@ -112,6 +112,9 @@ pub struct Tables {
     /// Squares from which some piece of either colour could step onto each square: a cheap first test before
     /// looking at each step class.
     pub step_reach: [u128; TABLE_SQUARES],
+    /// Squares from which some piece could step onto a square next to each square: the only step pieces that
+    /// can take a king's flight squares away.
+    pub king_step_reach: [u128; TABLE_SQUARES],
     /// For each colour, slide class and square: the squares from which a slider of that class would reach the
     /// square on an empty board. Ands with the class's pieces give the few candidates worth a blocker test.
     pub slide_reach: [[[u128; TABLE_SQUARES]; MAX_SLIDE_CLASSES]; 2],
@@ -162,6 +165,7 @@ impl Tables {
             slide_classes: 0,
             slide_classes_by_direction: [[0; 8]; 2],
             step_reach: [0; TABLE_SQUARES],
+            king_step_reach: [0; TABLE_SQUARES],
             slide_reach: [[[0; TABLE_SQUARES]; MAX_SLIDE_CLASSES]; 2],
         };
         let squares = files * ranks;
@@ -267,6 +271,16 @@ impl Tables {
                 k += 1;
             }
             c += 1;
+        }
+        let mut sq = 0;
+        while sq < squares {
+            let mut flights = t.step[0][Kind::King.index()][sq];
+            while flights != 0 {
+                let s = flights.trailing_zeros() as usize;
+                flights &= flights - 1;
+                t.king_step_reach[sq] |= t.step_reach[s];
+            }
+            sq += 1;
         }
         t.build_classes(squares);
         t.build_generation_groups();

@@ -126,17 +126,43 @@ impl<V: Variant> Position<V> {
     }
 
     /// The squares of `wanted` the king of the side to move can step to without being attacked there.
+    ///
+    /// The enemy's attacks are gathered once for all the flight squares (from the few step pieces near enough
+    /// and from each slider, with the king off the board so that it hides nothing behind it), not square by
+    /// square: the solver counts the evasions of most checks it looks at, and testing each flight square
+    /// alone repeated the same piece lookups up to eight times.
     #[inline(always)]
     fn safe_king_steps(&self, wanted: Bb<V>) -> Bb<V> {
+        let t = V::tables();
         let us = self.side_to_move();
+        let them = !us;
         let ksq = self.king(us);
+        let flights =
+            Bb::<V>::from_u128(t.step[us.index()][Kind::King.index()][ksq.index()]) & wanted;
+        if flights.is_empty() {
+            return flights;
+        }
+        let enemy = self.color_bb(them);
+        let mut attacked = Bb::<V>::EMPTY;
+        for s in enemy & Bb::<V>::from_u128(t.king_step_reach[ksq.index()]) {
+            let k = self.piece_at(s).kind();
+            attacked |= Bb::<V>::from_u128(t.step[them.index()][k.index()][s.index()]);
+        }
+        let mut safe = flights & !attacked;
+        if safe.is_empty() {
+            return safe;
+        }
         let occ_without_king = self.occupied() ^ Bb::<V>::square(ksq);
-        let steps =
-            Bb::<V>::from_u128(V::tables().step[us.index()][Kind::King.index()][ksq.index()]);
-        let mut safe = Bb::<V>::EMPTY;
-        for to in steps & wanted {
-            if !self.is_attacked(!us, to, occ_without_king) {
-                safe |= Bb::<V>::square(to);
+        for s in self.sliders(them) {
+            let k = self.piece_at(s).kind();
+            let mut dirs = t.slides[them.index()][k.index()];
+            while dirs != 0 {
+                let d = dirs.trailing_zeros() as usize;
+                dirs &= dirs - 1;
+                safe &= !Self::slide(d, s, occ_without_king);
+            }
+            if safe.is_empty() {
+                break;
             }
         }
         safe

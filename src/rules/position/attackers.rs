@@ -50,6 +50,16 @@ impl<V: Variant> Position<V> {
         bb & self.by_color[c.index()]
     }
 
+    /// Every slider of colour `c`.
+    #[inline(always)]
+    pub(crate) fn sliders(&self, c: Color) -> Bb<V> {
+        let mut bb = Bb::<V>::EMPTY;
+        for cls in 0..V::tables().slide_classes {
+            bb |= self.by_slide_class[cls];
+        }
+        bb & self.by_color[c.index()]
+    }
+
     /// Step attackers of colour `c` (restricted to `enemy`, a subset of `c`'s pieces) onto `sq`.
     #[inline(always)]
     fn step_attackers(&self, c: Color, sq: Square, enemy: Bb<V>) -> Bb<V> {
