@@ -115,6 +115,10 @@ pub struct Tables {
     /// Squares from which some piece could step onto a square next to each square: the only step pieces that
     /// can take a king's flight squares away.
     pub king_step_reach: [u128; TABLE_SQUARES],
+    /// For each colour, kind that slides neither before nor after promotion, and square of the enemy king: the
+    /// squares from which such a piece checks the king by one move (promoting or not, the zone ignored). The
+    /// check generator skips the pieces outside it (most of them) before looking at their moves.
+    pub step_checkers: [[[u128; TABLE_SQUARES]; KIND_COUNT]; 2],
     /// For each colour, slide class and square: the squares from which a slider of that class would reach the
     /// square on an empty board. Ands with the class's pieces give the few candidates worth a blocker test.
     pub slide_reach: [[[u128; TABLE_SQUARES]; MAX_SLIDE_CLASSES]; 2],
@@ -166,6 +170,7 @@ impl Tables {
             slide_classes_by_direction: [[0; 8]; 2],
             step_reach: [0; TABLE_SQUARES],
             king_step_reach: [0; TABLE_SQUARES],
+            step_checkers: [[[0; TABLE_SQUARES]; KIND_COUNT]; 2],
             slide_reach: [[[0; TABLE_SQUARES]; MAX_SLIDE_CLASSES]; 2],
         };
         let squares = files * ranks;
@@ -282,9 +287,58 @@ impl Tables {
             }
             sq += 1;
         }
+        t.build_step_checkers(squares);
         t.build_classes(squares);
         t.build_generation_groups();
         t
+    }
+
+    /// Whether kind `k` of colour `c` slides, before or after promotion.
+    pub const fn ever_slides(&self, c: usize, k: usize) -> bool {
+        if self.slides[c][k] != 0 {
+            return true;
+        }
+        match Kind::from_index(k).promoted() {
+            Some(p) if self.promotes[k] => self.slides[c][p.index()] != 0,
+            _ => false,
+        }
+    }
+
+    const fn build_step_checkers(&mut self, squares: usize) {
+        let mut c = 0;
+        while c < 2 {
+            let mut k = 0;
+            while k < KIND_COUNT {
+                if self.ever_slides(c, k) {
+                    k += 1;
+                    continue;
+                }
+                let promoted = match Kind::from_index(k).promoted() {
+                    Some(p) if self.promotes[k] => Some(p.index()),
+                    _ => None,
+                };
+                let mut from = 0;
+                while from < squares {
+                    let mut tos = self.step[c][k][from];
+                    while tos != 0 {
+                        let to = tos.trailing_zeros() as usize;
+                        tos &= tos - 1;
+                        let mut checked = self.step[c][k][to];
+                        if let Some(p) = promoted {
+                            checked |= self.step[c][p][to];
+                        }
+                        while checked != 0 {
+                            let king = checked.trailing_zeros() as usize;
+                            checked &= checked - 1;
+                            self.step_checkers[c][k][king] |= 1u128 << from;
+                        }
+                    }
+                    from += 1;
+                }
+                k += 1;
+            }
+            c += 1;
+        }
     }
 
     const fn build_generation_groups(&mut self) {

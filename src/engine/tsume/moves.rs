@@ -133,7 +133,12 @@ fn checks_into<V: Variant, S: CheckSink<V>>(pos: &Position<V>, sink: &mut S) {
     let pinned = pos.pinned();
     let board = V::board();
     for &k in V::NON_KING_KINDS {
-        let pieces = pos.pieces(us, k);
+        let mut pieces = pos.pieces(us, k);
+        if !t.ever_slides(us.index(), k.index()) {
+            // a step piece checks by moving only from near the king, or by uncovering a slider's line
+            pieces &= Bb::<V>::from_u128(t.step_checkers[us.index()][k.index()][ek.index()])
+                | discoverers;
+        }
         if pieces.is_empty() {
             continue;
         }
