@@ -74,34 +74,45 @@ pub fn link_promotions<V: Variant>(pos: &Position<V>, children: &mut [Child]) {
     }
 }
 
-/// The node's proof and disproof numbers from its active children's.
+/// What a node's loop needs from its children, in one pass: the node's proof and disproof numbers from its
+/// active children's (a waiting child counts only once it has settled the node) and, while it is unsolved, the
+/// child to search, the second least number and the others' sum (as [`select`]).
 #[inline]
-pub fn aggregate(or_node: bool, children: &[Child]) -> (u32, u32) {
-    let mut min = INF;
+pub fn evaluate(or_node: bool, children: &[Child]) -> ((u32, u32), (usize, u32, u64)) {
+    let mut best = usize::MAX;
+    let mut best_phi = INF + 1;
+    let mut second = INF;
+    let mut solved = false;
     let mut sum: u64 = 0;
-    for c in children {
+    for (i, c) in children.iter().enumerate() {
         let (phi, delta) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
         if !active(or_node, children, c) {
-            if phi == 0 {
-                min = 0;
-            }
+            solved |= phi == 0;
             continue;
         }
-        min = min.min(phi);
         sum += delta as u64;
+        if phi < best_phi {
+            second = best_phi.min(second);
+            best_phi = phi;
+            best = i;
+        } else if phi < second {
+            second = phi;
+        }
     }
-    let (phi, delta) = if min == 0 {
+    let (phi, delta) = if solved || best_phi == 0 {
         (0, INF)
     } else if sum == 0 {
         (INF, 0)
     } else {
-        (min, sum.min(INF as u64 - 1) as u32)
+        (best_phi.min(INF), sum.min(INF as u64 - 1) as u32)
     };
-    if or_node {
-        (phi, delta)
-    } else {
-        (delta, phi)
+    let numbers = if or_node { (phi, delta) } else { (delta, phi) };
+    if best == usize::MAX {
+        return (numbers, (0, INF, 0));
     }
+    let c = &children[best];
+    let d = if or_node { c.dn } else { c.pn };
+    (numbers, (best, second.min(INF), sum - d as u64))
 }
 
 /// The active child to search (least proof number at an OR node, least disproof number at an AND node), the

@@ -21,7 +21,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::children::{aggregate, link_promotions, one_plus_epsilon, select, Child, NO_PREV};
+use super::children::{evaluate, link_promotions, one_plus_epsilon, select, Child, NO_PREV};
 use super::estimates::Estimates;
 use super::hands::HandBits;
 use super::moves::{
@@ -525,11 +525,11 @@ impl<'a, V: Variant> Searcher<'a, V> {
 
         let (mut pn, mut dn);
         loop {
-            (pn, dn) = aggregate(or_node, &children);
+            let (best, second, sum_except);
+            ((pn, dn), (best, second, sum_except)) = evaluate(or_node, &children);
             if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn || self.aborted.is_some() {
                 break;
             }
-            let (best, second, sum_except) = select(or_node, &children);
             let c = children[best];
             let (cth_pn, cth_dn) = if or_node {
                 (

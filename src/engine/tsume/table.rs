@@ -199,12 +199,19 @@ impl Table {
             mv: 0,
             found: false,
         };
+        // most probes find nothing: all eight keys compared at once (vector compares), then only the matches read
+        let mut matches = 0u32;
+        for (i, &k) in bucket.keys.iter().enumerate() {
+            matches |= ((k == tag) as u32) << i;
+        }
+        if matches == 0 {
+            return r;
+        }
         let mut best_proof: Option<&Data> = None;
         let mut other: Option<&Data> = None;
-        for (i, &k) in bucket.keys.iter().enumerate() {
-            if k != tag {
-                continue;
-            }
+        while matches != 0 {
+            let i = matches.trailing_zeros() as usize;
+            matches &= matches - 1;
             let e = &bucket.data[i];
             let eh = HandBits::from_raw(e.hand);
             if e.pn == 0 {

@@ -25,23 +25,40 @@ impl<V: Variant> Position<V> {
 
     #[inline(always)]
     pub(super) fn put(&mut self, p: Piece, sq: Square) {
+        self.set_piece::<true>(p, sq);
+    }
+
+    /// Puts `p` on `sq`, updating the board key only when `KEY` (taking a move back restores the saved keys
+    /// instead).
+    #[inline(always)]
+    fn set_piece<const KEY: bool>(&mut self, p: Piece, sq: Square) {
         let b = Bb::<V>::square(sq);
         self.board[sq.index()] = p;
         self.by_color[p.color().index()] |= b;
         self.by_kind[p.kind().index()] |= b;
         self.toggle_classes(p.kind(), b);
-        self.board_key ^= KEYS.piece[p.code()][sq.index()];
+        if KEY {
+            self.board_key ^= KEYS.piece[p.code()][sq.index()];
+        }
     }
 
     #[inline(always)]
     fn remove(&mut self, sq: Square) -> Piece {
+        self.lift::<true>(sq)
+    }
+
+    /// Takes the piece off `sq`, updating the board key only when `KEY`.
+    #[inline(always)]
+    fn lift<const KEY: bool>(&mut self, sq: Square) -> Piece {
         let p = self.board[sq.index()];
         let b = Bb::<V>::square(sq);
         self.board[sq.index()] = Piece::NONE;
         self.by_color[p.color().index()] ^= b;
         self.by_kind[p.kind().index()] ^= b;
         self.toggle_classes(p.kind(), b);
-        self.board_key ^= KEYS.piece[p.code()][sq.index()];
+        if KEY {
+            self.board_key ^= KEYS.piece[p.code()][sq.index()];
+        }
         p
     }
 
@@ -155,21 +172,21 @@ impl<V: Variant> Position<V> {
         let m = st.mv;
         let us = !self.side;
         if m.is_drop() {
-            self.remove(m.to());
+            self.lift::<false>(m.to());
             self.hands[us.index()].add(m.dropped());
         } else {
-            let p = self.remove(m.to());
+            let p = self.lift::<false>(m.to());
             let k = if m.is_promotion() {
                 p.kind().unpromoted()
             } else {
                 p.kind()
             };
-            self.put(Piece::new(us, k), m.from());
+            self.set_piece::<false>(Piece::new(us, k), m.from());
             if k == Kind::King {
                 self.kings[us.index()] = m.from();
             }
             if st.captured.is_some() {
-                self.put(st.captured, m.to());
+                self.set_piece::<false>(st.captured, m.to());
                 self.hands[us.index()].remove(st.captured.kind().unpromoted());
             }
         }
