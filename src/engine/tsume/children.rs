@@ -145,15 +145,23 @@ pub fn select(or_node: bool, children: &[Child]) -> (usize, u32, u64) {
 }
 
 /// The best child's threshold from the second best's number: a little above it (1+ε), so that the search does
-/// not flip between two children of almost equal promise. ε = 1/4: with ε = 1/8 instead, 将棋図巧 No. 1 took
-/// 16.6 M nodes instead of 16.2 M, four positions on its and Microcosmos' solutions 48.5 M instead of 45.2 M and
-/// the minishogi and Yari suites 3-6% more; 1/2, 1/3 and 1/16 were worse still. (Before initial numbers counted
-/// in units of [`REPLY_UNIT`](super::moves::REPLY_UNIT), 1/8 was the best.)
+/// not flip between two children of almost equal promise. ε = 1/4 at attacker nodes, 1/2 at defender nodes.
+///
+/// One ε for both kinds of node: 1/4 was the best (with 1/8, 将棋図巧 No. 1 took 16.6 M nodes instead of 16.2 M,
+/// four positions on its and Microcosmos' solutions 48.5 M instead of 45.2 M, the minishogi and Yari suites 3-6%
+/// more; 1/2, 1/3 and 1/16 were worse still). Apart (`hayate mate --suite`, nodes; attacker ε / defender ε):
+/// 1/4 / 1/2 against 1/4 / 1/4: No. 1 14.56 M -> 13.93 M (64 MB table) and 15.34 M -> 13.99 M (256 MB), the seven
+/// other long positions (No. 1 from plies 12-36, No. 1 itself, Microcosmos' two tails) 62.3 M -> 60.8 M, full
+/// Microcosmos 122.1 M -> 119.0 M (2 GB), the 13-ply, minishogi and Yari suites 3%, 4% and 9% fewer. Defender
+/// ε 1 or 1/3: long positions 65.8 M / 64.7 M, the small suites between; attacker ε 1/2, 1/6 or 1/8 with
+/// defender 1/2: No. 1 17.8 M / 14.1 M / 14.6 M. A defender's second-best evasion is usually as hopeless as the
+/// best: staying longer on the best costs less than switching back and forth.
 #[inline(always)]
-pub fn one_plus_epsilon(second: u32) -> u32 {
+pub fn one_plus_epsilon(second: u32, or_node: bool) -> u32 {
     if second >= INF {
         INF
     } else {
-        (second + second / 4 + 1).min(INF)
+        let eps = if or_node { second / 4 } else { second / 2 };
+        (second + eps + 1).min(INF)
     }
 }

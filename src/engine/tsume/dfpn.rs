@@ -533,13 +533,13 @@ impl<'a, V: Variant> Searcher<'a, V> {
             let c = children[best];
             let (cth_pn, cth_dn) = if or_node {
                 (
-                    th_pn.min(one_plus_epsilon(second)),
+                    th_pn.min(one_plus_epsilon(second, true)),
                     th_dn.saturating_sub(sum_except.min(INF as u64) as u32),
                 )
             } else {
                 (
                     th_pn.saturating_sub(sum_except.min(INF as u64) as u32),
-                    th_dn.min(one_plus_epsilon(second)),
+                    th_dn.min(one_plus_epsilon(second, false)),
                 )
             };
             // A sum that saturated below INF (numbers explode where many lines meet) leaves the child's share
