@@ -247,10 +247,15 @@ pub const REPLY_UNIT: u32 = 3;
 /// Measured on node counts (将棋図巧 No. 1, five positions on its and Microcosmos' solutions, the minishogi and
 /// Yari suites): 19-29% fewer expansions on the shogi problems, the suites about even; `REPLY_UNIT` 2-5 and
 /// weights 1-4 were tried, and the king's distance to the check (worse). Telling a gold or silver taken from a
-/// lesser piece: 1-5% fewer nodes on all but No. 1 (+0.4%).
+/// lesser piece: 1-5% fewer nodes on all but No. 1 (+0.4%). With the defender's ε of 1/2
+/// ([`one_plus_epsilon`](super::children::one_plus_epsilon)) the checks' weight went from 3 to 4 (nodes, weight 3
+/// -> 4: No. 1 13.93 M -> 13.08 M with a 64 MB table, 13.99 M -> 13.23 M with 256 MB; the other six long
+/// positions 46.9 M -> 46.1 M; full Microcosmos 119.0 M -> 118.5 M; the minishogi suite -1.5%, the Yari suite
+/// +6.5% (0.1 s); 5 and 6: No. 1 14.0 M and 19.0 M with 64 MB; the evasions' weight 1 or 3, or the unit 4 with
+/// weights 4 and 3 or 5 and 3: 3-10% more on the long positions).
 #[inline]
 pub fn move_bias<V: Variant>(pos: &Position<V>, m: Move, or_node: bool) -> (u32, u32) {
-    const CHECK: u32 = 3;
+    const CHECK: u32 = 4;
     const EVASION: u32 = 2;
     let us = pos.side_to_move();
     let taken = captured_kind(pos, m);
