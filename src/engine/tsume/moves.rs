@@ -236,6 +236,11 @@ pub fn is_futile_interposition<V: Variant>(pos: &Position<V>, m: Move) -> bool {
 /// [`move_bias`].
 pub const REPLY_UNIT: u32 = 3;
 
+/// [`move_bias`]'s weight of a check's features.
+const CHECK: u32 = 4;
+/// [`move_bias`]'s weight of an evasion's features.
+const EVASION: u32 = 2;
+
 /// Extra initial proof and disproof numbers for the child after `m` (the side to move plays it), from how the
 /// moved piece stands on its square — the df-pn+ features of KomoringHeights' initial estimation, added here to
 /// our counts of replies, which rank the children coarsely and leave many ties. At an OR node (`m` a check): a
@@ -255,8 +260,6 @@ pub const REPLY_UNIT: u32 = 3;
 /// weights 4 and 3 or 5 and 3: 3-10% more on the long positions).
 #[inline]
 pub fn move_bias<V: Variant>(pos: &Position<V>, m: Move, or_node: bool) -> (u32, u32) {
-    const CHECK: u32 = 4;
-    const EVASION: u32 = 2;
     let us = pos.side_to_move();
     let taken = captured_kind(pos, m);
     if !or_node {
@@ -432,25 +435,43 @@ mod tests {
     fn move_bias_reads_backing_sacrifice_capture_king_move_and_interposition() {
         // attacker: a silver on 5c and a gold in hand against the king on 5a
         let checks = "4k4/9/4S4/9/9/9/9/9/9 b G 1";
-        assert_eq!(bias(checks, "G*5b", true), (0, 3), "backed by the silver");
+        assert_eq!(
+            bias(checks, "G*5b", true),
+            (0, CHECK),
+            "backed by the silver"
+        );
         assert_eq!(
             bias(checks, "G*6a", true),
-            (3, 0),
+            (CHECK, 0),
             "an unbacked drop is a sacrifice"
         );
         // two defenders on 4b (the king and the gold on 3a): harder to prove; backed only by the silver, no more
         // than it is guarded, it is a sacrifice too; a gold on 3c backs it more than it is guarded
-        assert_eq!(bias("4k1g2/9/4S4/9/9/9/9/9/9 b G 1", "G*4b", true), (6, 0));
+        assert_eq!(
+            bias("4k1g2/9/4S4/9/9/9/9/9/9 b G 1", "G*4b", true),
+            (2 * CHECK, 0)
+        );
         assert_eq!(
             bias("4k1g2/9/4S1G2/9/9/9/9/9/9 b G 1", "G*4b", true),
-            (3, 3)
+            (CHECK, CHECK)
         );
         // the defender in check from a rook on 5i, a gold in hand (the attacker's king far away on 9i)
         let evasions = "4k4/9/9/9/9/9/9/9/K3R4 w g 1";
         assert_eq!(bias(evasions, "5a4a", false), (0, 0), "a king move");
-        assert_eq!(bias(evasions, "G*5b", false), (2, 0), "guarded by the king");
-        assert_eq!(bias(evasions, "G*5e", false), (0, 2), "the rook takes it");
+        assert_eq!(
+            bias(evasions, "G*5b", false),
+            (EVASION, 0),
+            "guarded by the king"
+        );
+        assert_eq!(
+            bias(evasions, "G*5e", false),
+            (0, EVASION),
+            "the rook takes it"
+        );
         // an unbacked gold next to the king: the king takes it
-        assert_eq!(bias("4k4/4G4/9/9/9/9/9/9/K8 w - 1", "5a5b", false), (2, 0));
+        assert_eq!(
+            bias("4k4/4G4/9/9/9/9/9/9/K8 w - 1", "5a5b", false),
+            (EVASION, 0)
+        );
     }
 }
