@@ -76,7 +76,8 @@ pub fn link_promotions<V: Variant>(pos: &Position<V>, children: &mut [Child]) {
 
 /// What a node's loop needs from its children, in one pass: the node's proof and disproof numbers from its
 /// active children's (a waiting child counts only once it has settled the node) and, while it is unsolved, the
-/// child to search, the second least number and the others' sum (as [`select`]).
+/// active child to search (least proof number at an OR node, least disproof number at an AND node), the second
+/// least of those numbers, and the sum of the other active children's disproof (OR) or proof (AND) numbers.
 #[inline]
 pub fn evaluate(or_node: bool, children: &[Child]) -> ((u32, u32), (usize, u32, u64)) {
     let mut best = usize::MAX;
@@ -113,35 +114,6 @@ pub fn evaluate(or_node: bool, children: &[Child]) -> ((u32, u32), (usize, u32, 
     let c = &children[best];
     let d = if or_node { c.dn } else { c.pn };
     (numbers, (best, second.min(INF), sum - d as u64))
-}
-
-/// The active child to search (least proof number at an OR node, least disproof number at an AND node), the
-/// second least of those numbers, and the sum of the other active children's disproof (OR) or proof (AND)
-/// numbers.
-#[inline]
-pub fn select(or_node: bool, children: &[Child]) -> (usize, u32, u64) {
-    let mut best = usize::MAX;
-    let mut best_phi = INF + 1;
-    let mut second = INF;
-    let mut sum: u64 = 0;
-    for (i, c) in children.iter().enumerate() {
-        if !active(or_node, children, c) {
-            continue;
-        }
-        let (phi, delta) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
-        sum += delta as u64;
-        if phi < best_phi {
-            second = best_phi.min(second);
-            best_phi = phi;
-            best = i;
-        } else if phi < second {
-            second = phi;
-        }
-    }
-    debug_assert!(best != usize::MAX, "an unsolved node has an active child");
-    let c = &children[best];
-    let delta = if or_node { c.dn } else { c.pn };
-    (best, second.min(INF), sum - delta as u64)
 }
 
 /// The best child's threshold from the second best's number: a little above it (1+ε), so that the search does

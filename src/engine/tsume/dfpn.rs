@@ -21,7 +21,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::children::{evaluate, link_promotions, one_plus_epsilon, select, Child, NO_PREV};
+use super::children::{evaluate, link_promotions, one_plus_epsilon, Child, NO_PREV};
 use super::estimates::Estimates;
 use super::hands::HandBits;
 use super::moves::{
@@ -603,7 +603,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
             }
             r
         } else {
-            let (best, _, _) = select(or_node, &children);
+            let (_, (best, _, _)) = evaluate(or_node, &children);
             self.tt
                 .store(key, hand, pn, dn, rem, children[best].mv.raw(), amount);
             NodeResult {

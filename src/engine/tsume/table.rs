@@ -83,18 +83,13 @@ impl Table {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> Table {
         let bytes = mb.max(1) << 20;
-        let capacity = Self::capacity_for(bytes / std::mem::size_of::<Bucket>());
+        let capacity = (bytes / std::mem::size_of::<Bucket>()).max(1);
         Table {
             entries: ZeroedBuffer::new(capacity, true),
             buckets: capacity.min(START_BUCKETS),
             capacity,
             used: 0,
         }
-    }
-
-    /// The usable bucket count: all the memory holds, at least one.
-    fn capacity_for(max: usize) -> usize {
-        max.max(1)
     }
 
     /// Empties the table (a new problem).
