@@ -25,8 +25,8 @@ use super::children::{evaluate, link_promotions, one_plus_epsilon, Child, NO_PRE
 use super::estimates::Estimates;
 use super::hands::HandBits;
 use super::moves::{
-    attacker_hand_after, board_key_after, captured_kind, count_checks, generate_checks,
-    generate_evasions, interposition_squares, is_futile_interposition, move_bias, REPLY_UNIT,
+    attacker_hand_after, captured_kind, count_checks, generate_checks, generate_evasions,
+    interposition_squares, is_futile_interposition, move_bias, REPLY_UNIT,
 };
 use super::repcache::{RepCache, RepDisproof};
 use super::table::{Table, DEPTH_INF, INF};
@@ -343,10 +343,10 @@ impl<'a, V: Variant> Searcher<'a, V> {
         let mut keys = arrayvec::ArrayVec::<u64, { crate::rules::moves::MAX_MOVES }>::new();
         let mut full_keys = arrayvec::ArrayVec::<u64, { crate::rules::moves::MAX_MOVES }>::new();
         for &m in moves.iter() {
-            let k = board_key_after(&self.pos, m);
+            let k = self.pos.board_key_after(m);
             self.tt.prefetch(k);
             keys.push(k);
-            let fk = self.pos.key_after(m);
+            let fk = k ^ self.pos.hand_key_after(m);
             self.estimates.prefetch(fk);
             full_keys.push(fk);
         }

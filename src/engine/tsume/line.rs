@@ -9,8 +9,7 @@
 
 use super::dfpn::Searcher;
 use super::moves::{
-    attacker_hand_after, board_key_after, generate_checks, generate_evasions,
-    is_futile_interposition,
+    attacker_hand_after, generate_checks, generate_evasions, is_futile_interposition,
 };
 use super::table::DEPTH_INF;
 use crate::rules::movegen::GenMode;
@@ -196,7 +195,7 @@ fn proven_len<V: Variant>(s: &Searcher<V>, m: Move, limit: u16) -> Option<u16> {
         hand
     };
     let p =
-        s.tt.probe(board_key_after(&s.pos, m), child_hand, limit, 1, 1);
+        s.tt.probe(s.pos.board_key_after(m), child_hand, limit, 1, 1);
     (p.pn == 0).then_some(p.len)
 }
 

@@ -9,7 +9,6 @@ use crate::rules::piece::Kind;
 use crate::rules::position::{Bb, Position};
 use crate::rules::square::Square;
 use crate::rules::variant::Variant;
-use crate::rules::zobrist::KEYS;
 
 use super::hands::HandBits;
 
@@ -285,28 +284,6 @@ pub fn move_bias<V: Variant>(pos: &Position<V>, m: Move, or_node: bool) -> (u32,
     } else {
         (0, EVASION)
     }
-}
-
-/// The board key (pieces and side to move, no hands) after a legal move, without playing it.
-#[inline]
-pub fn board_key_after<V: Variant>(pos: &Position<V>, m: Move) -> u64 {
-    let us = pos.side_to_move();
-    let mut key = pos.board_key() ^ KEYS.side;
-    let to = m.to();
-    if m.is_drop() {
-        key ^= KEYS.piece[crate::rules::piece::Piece::new(us, m.dropped()).code()][to.index()];
-    } else {
-        let from = m.from();
-        let p = pos.piece_at(from);
-        let k = p.kind().after_move(m.is_promotion());
-        key ^= KEYS.piece[p.code()][from.index()]
-            ^ KEYS.piece[crate::rules::piece::Piece::new(us, k).code()][to.index()];
-        let captured = pos.piece_at(to);
-        if captured.is_some() {
-            key ^= KEYS.piece[captured.code()][to.index()];
-        }
-    }
-    key
 }
 
 /// The kind that a move adds to the mover's hand (a capture), if any.

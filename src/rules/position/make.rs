@@ -130,17 +130,17 @@ impl<V: Variant> Position<V> {
     /// the table entry of the next node early.
     #[inline]
     pub fn key_after(&self, m: Move) -> u64 {
+        self.board_key_after(m) ^ self.hand_key_after(m)
+    }
+
+    /// The board part of [`Position::key_after`] (side to move included): the tsume solver's table key.
+    #[inline]
+    pub fn board_key_after(&self, m: Move) -> u64 {
         let us = self.side;
-        let mut key = self.key() ^ KEYS.side;
+        let mut key = self.board_key ^ KEYS.side;
         let to = m.to();
         if m.is_drop() {
-            let k = m.dropped();
-            let n = self.hands[us.index()].count(k) as usize;
-            key ^= KEYS.piece[Piece::new(us, k).code()][to.index()];
-            if n > 0 {
-                key ^=
-                    KEYS.hand[us.index()][k.index()][n] ^ KEYS.hand[us.index()][k.index()][n - 1];
-            }
+            key ^= KEYS.piece[Piece::new(us, m.dropped()).code()][to.index()];
         } else {
             let from = m.from();
             let p = self.board[from.index()];
@@ -152,9 +152,29 @@ impl<V: Variant> Position<V> {
                 ^ KEYS.piece[Piece::new(us, k).code()][to.index()];
             let captured = self.board[to.index()];
             if captured.is_some() {
+                key ^= KEYS.piece[captured.code()][to.index()];
+            }
+        }
+        key
+    }
+
+    /// The hands' part of [`Position::key_after`].
+    #[inline]
+    pub fn hand_key_after(&self, m: Move) -> u64 {
+        let us = self.side;
+        let mut key = self.hand_key;
+        if m.is_drop() {
+            let k = m.dropped();
+            let n = self.hands[us.index()].count(k) as usize;
+            if n > 0 {
+                key ^=
+                    KEYS.hand[us.index()][k.index()][n] ^ KEYS.hand[us.index()][k.index()][n - 1];
+            }
+        } else {
+            let captured = self.board[m.to().index()];
+            if self.board[m.from().index()].is_some() && captured.is_some() {
                 let ck = captured.kind().unpromoted();
                 let n = self.hands[us.index()].count(ck) as usize;
-                key ^= KEYS.piece[captured.code()][to.index()];
                 if n < crate::rules::zobrist::MAX_HAND_COUNT {
                     key ^= KEYS.hand[us.index()][ck.index()][n]
                         ^ KEYS.hand[us.index()][ck.index()][n + 1];
@@ -266,5 +286,41 @@ impl<V: Variant> Position<V> {
         let occ = self.occupied();
         self.checkers = self.attackers_to(!us, self.kings[us.index()], occ);
         self.pinned = self.pinned_pieces(us, occ);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::position::Position;
+    use crate::rules::rng::SplitMix64;
+    use crate::rules::variant::{Minishogi, Shogi, Variant, Yari};
+
+    /// The keys predicted for each legal move are those the move then gives, over random playouts (captures,
+    /// promotions and drops of every kind among them).
+    fn keys_after_match<V: Variant>(seed: u64) {
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..20 {
+            let mut pos = Position::<V>::startpos();
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in moves.iter() {
+                    let (key, board_key) = (pos.key_after(m), pos.board_key_after(m));
+                    pos.do_move(m);
+                    assert_eq!((pos.key(), pos.board_key()), (key, board_key), "{m:?}");
+                    pos.undo_move();
+                }
+                pos.do_move(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+
+    #[test]
+    fn keys_after_a_move_are_predicted_exactly() {
+        keys_after_match::<Shogi>(1);
+        keys_after_match::<Minishogi>(2);
+        keys_after_match::<Yari>(3);
     }
 }
