@@ -115,9 +115,10 @@ pub struct Tables {
     /// Squares from which some piece could step onto a square next to each square: the only step pieces that
     /// can take a king's flight squares away.
     pub king_step_reach: [u128; TABLE_SQUARES],
-    /// For each colour, kind that slides neither before nor after promotion, and square of the enemy king: the
-    /// squares from which such a piece checks the king by one move (promoting or not, the zone ignored). The
-    /// check generator skips the pieces outside it (most of them) before looking at their moves.
+    /// For each colour, kind and square of the enemy king: the squares from which a piece of that kind could check
+    /// the king by one move — for a kind that never slides (before or after promotion) those where one step,
+    /// promoting or not (the zone ignored), lands on a checking square; for a sliding kind every square. The check
+    /// generator skips the pieces outside it (most step pieces) before looking at their moves.
     pub step_checkers: [[[u128; TABLE_SQUARES]; KIND_COUNT]; 2],
     /// For each colour, slide class and square: the squares from which a slider of that class would reach the
     /// square on an empty board. Ands with the class's pieces give the few candidates worth a blocker test.
@@ -293,30 +294,25 @@ impl Tables {
         t
     }
 
-    /// Whether kind `k` of colour `c` slides, before or after promotion.
-    pub const fn ever_slides(&self, c: usize, k: usize) -> bool {
-        if self.slides[c][k] != 0 {
-            return true;
-        }
-        match Kind::from_index(k).promoted() {
-            Some(p) if self.promotes[k] => self.slides[c][p.index()] != 0,
-            _ => false,
-        }
-    }
-
     const fn build_step_checkers(&mut self, squares: usize) {
         let mut c = 0;
         while c < 2 {
             let mut k = 0;
             while k < KIND_COUNT {
-                if self.ever_slides(c, k) {
-                    k += 1;
-                    continue;
-                }
                 let promoted = match Kind::from_index(k).promoted() {
                     Some(p) if self.promotes[k] => Some(p.index()),
                     _ => None,
                 };
+                let slides = self.slides[c][k] != 0
+                    || match promoted {
+                        Some(p) => self.slides[c][p] != 0,
+                        None => false,
+                    };
+                if slides {
+                    self.step_checkers[c][k] = [u128::MAX; TABLE_SQUARES];
+                    k += 1;
+                    continue;
+                }
                 let mut from = 0;
                 while from < squares {
                     let mut tos = self.step[c][k][from];

@@ -132,12 +132,10 @@ fn checks_into<V: Variant, S: CheckSink<V>>(pos: &Position<V>, sink: &mut S) {
     let pinned = pos.pinned();
     let board = V::board();
     for &k in V::NON_KING_KINDS {
-        let mut pieces = pos.pieces(us, k);
-        if !t.ever_slides(us.index(), k.index()) {
-            // a step piece checks by moving only from near the king, or by uncovering a slider's line
-            pieces &= Bb::<V>::from_u128(t.step_checkers[us.index()][k.index()][ek.index()])
-                | discoverers;
-        }
+        // a step piece checks by moving only from near the king, or by uncovering a slider's line
+        let pieces = pos.pieces(us, k)
+            & (Bb::<V>::from_u128(t.step_checkers[us.index()][k.index()][ek.index()])
+                | discoverers);
         if pieces.is_empty() {
             continue;
         }
@@ -369,18 +367,9 @@ mod tests {
 
     /// The same over random playouts from each game's start (many positions with pins, checks and drops).
     fn playouts<V: Variant>(seed: u64) {
-        let mut rng = crate::rules::rng::SplitMix64::new(seed);
-        for _ in 0..40 {
-            let mut pos = Position::<V>::startpos();
-            for _ in 0..80 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                same_as_filtered::<V>(&pos.to_sfen());
-                pos.do_move(moves[rng.below(moves.len())]);
-            }
-        }
+        crate::rules::position::random_playouts::<V>(seed, 40, 80, |pos| {
+            same_as_filtered::<V>(&pos.to_sfen())
+        });
     }
 
     #[test]

@@ -291,30 +291,20 @@ impl<V: Variant> Position<V> {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::position::Position;
-    use crate::rules::rng::SplitMix64;
+    use crate::rules::position::random_playouts;
     use crate::rules::variant::{Minishogi, Shogi, Variant, Yari};
 
     /// The keys predicted for each legal move are those the move then gives, over random playouts (captures,
     /// promotions and drops of every kind among them).
     fn keys_after_match<V: Variant>(seed: u64) {
-        let mut rng = SplitMix64::new(seed);
-        for _ in 0..20 {
-            let mut pos = Position::<V>::startpos();
-            for _ in 0..120 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                for &m in moves.iter() {
-                    let (key, board_key) = (pos.key_after(m), pos.board_key_after(m));
-                    pos.do_move(m);
-                    assert_eq!((pos.key(), pos.board_key()), (key, board_key), "{m:?}");
-                    pos.undo_move();
-                }
-                pos.do_move(moves[rng.below(moves.len())]);
+        random_playouts::<V>(seed, 20, 120, |pos| {
+            for &m in pos.legal_moves().iter() {
+                let (key, board_key) = (pos.key_after(m), pos.board_key_after(m));
+                pos.do_move(m);
+                assert_eq!((pos.key(), pos.board_key()), (key, board_key), "{m:?}");
+                pos.undo_move();
             }
-        }
+        });
     }
 
     #[test]

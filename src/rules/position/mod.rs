@@ -177,3 +177,26 @@ impl<V: Variant> fmt::Debug for Position<V> {
         write!(f, "Position({})", self.to_sfen())
     }
 }
+
+/// Test positions: `games` random games of up to `plies` plies from the start, `visit` called on each position
+/// that has a legal move, before the random move is played (left as it was found).
+#[cfg(test)]
+pub(crate) fn random_playouts<V: Variant>(
+    seed: u64,
+    games: usize,
+    plies: usize,
+    mut visit: impl FnMut(&mut Position<V>),
+) {
+    let mut rng = crate::rules::rng::SplitMix64::new(seed);
+    for _ in 0..games {
+        let mut pos = Position::<V>::startpos();
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            visit(&mut pos);
+            pos.do_move(moves[rng.below(moves.len())]);
+        }
+    }
+}
