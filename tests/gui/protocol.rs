@@ -611,7 +611,9 @@ fn a_record_file_is_replayed_and_followed_as_it_grows() {
 fn a_running_match_is_watched_move_by_move() {
     let dir = std::env::temp_dir().join(format!("hayate-gui-live-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let mut matched = super::server::start_minishogi_match(&dir, "nodes=10000", 2);
+    // a clock, not a node count, paces the moves: at 10,000 nodes a move the games ran faster than the server's
+    // pushes on a loaded machine, and each was seen at one length only
+    let mut matched = super::server::start_minishogi_match(&dir, "byoyomi=100", 2);
     let server = Server::start(&["--watch", dir.to_str().unwrap()]);
     let mut c = server.socket();
     c.send(json!({"type": "watch_list"}));
