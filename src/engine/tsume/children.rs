@@ -119,7 +119,7 @@ pub fn evaluate(or_node: bool, children: &[Child]) -> ((u32, u32), (usize, u32, 
 /// The best child's threshold from the second best's number: a little above it (1+ε), so that the search does
 /// not flip between two children of almost equal promise. ε = 1/4 at attacker nodes, 1/2 at defender nodes.
 ///
-/// One ε for both kinds of node: 1/4 was the best (with 1/8, 将棋図巧 No. 1 took 16.6 M nodes instead of 16.2 M,
+/// With one ε for both kinds of node, 1/4 was the best (with 1/8, 将棋図巧 No. 1 took 16.6 M nodes instead of 16.2 M,
 /// four positions on its and Microcosmos' solutions 48.5 M instead of 45.2 M, the minishogi and Yari suites 3-6%
 /// more; 1/2, 1/3 and 1/16 were worse still). Apart (`hayate mate --suite`, nodes; attacker ε / defender ε):
 /// 1/4 / 1/2 against 1/4 / 1/4: No. 1 14.56 M -> 13.93 M (64 MB table) and 15.34 M -> 13.99 M (256 MB), the seven

@@ -172,6 +172,7 @@ impl<V: Variant> Position<V> {
             }
         } else {
             let captured = self.board[m.to().index()];
+            // a move from an empty square changes nothing, as in `board_key_after`
             if self.board[m.from().index()].is_some() && captured.is_some() {
                 let ck = captured.kind().unpromoted();
                 let n = self.hands[us.index()].count(ck) as usize;
