@@ -48,10 +48,11 @@ struct Candidate {
     gives_check: bool,
 }
 
-/// The late-move reduction before adjustments, ln(depth)·ln(moves searched)/2 rounded down, as computed when the
-/// table is filled.
+/// The late-move reduction before adjustments, 0.6·ln(depth)·ln(moves searched) + 0.5 rounded down, as computed
+/// when the table is filled. Against ln·ln/2 (a ply less at most late moves of deep nodes), equal time, 9x9,
+/// byoyomi 100, 400 games: +32 +/- 34; 0.7·ln·ln + 0.5 against this one: -33 +/- 50 after 189 games.
 fn base_reduction(depth: i32, searched: i32) -> i32 {
-    ((depth as f32).ln() * (searched as f32).ln() / 2.0) as i32
+    ((depth as f32).ln() * (searched as f32).ln() * 0.6 + 0.5) as i32
 }
 
 /// `base_reduction` for every depth up to `MAX_PLY` and every move count below `MAX_MOVES` (0 where either is
@@ -64,7 +65,7 @@ static REDUCTIONS: LazyLock<Vec<[u8; MAX_MOVES]>> = LazyLock::new(|| {
             let mut row = [0u8; MAX_MOVES];
             for (searched, r) in row.iter_mut().enumerate().skip(1) {
                 if depth > 0 {
-                    // at most ln(128)·ln(599)/2 < 16
+                    // at most 0.6·ln(128)·ln(599) + 0.5 < 20
                     *r = base_reduction(depth, searched as i32) as u8;
                 }
             }
@@ -726,7 +727,7 @@ mod tests {
         for depth in 1..=MAX_PLY as i32 {
             for searched in 1..MAX_MOVES as i32 {
                 let r = base_reduction(depth, searched);
-                assert!((0..16).contains(&r), "{depth} {searched}: {r}");
+                assert!((0..20).contains(&r), "{depth} {searched}: {r}");
                 assert_eq!(reduction_table(depth, searched), r, "{depth} {searched}");
             }
         }

