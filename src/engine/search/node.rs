@@ -49,8 +49,8 @@ struct Candidate {
 }
 
 /// The late-move reduction before adjustments, 0.6·ln(depth)·ln(moves searched) + 0.5 rounded down, as computed
-/// when the table is filled. Against ln·ln/2 (a ply less at most late moves of deep nodes), equal time, 9x9,
-/// byoyomi 100, 400 games: +32 +/- 34; 0.7·ln·ln + 0.5 against this one: -33 +/- 50 after 189 games.
+/// when the table is filled. Against ln·ln/2 (which searched most late moves of deep nodes a ply deeper), equal
+/// time, 9x9, byoyomi 100, 400 games: +32 +/- 34; 0.7·ln·ln + 0.5 against this one: -33 +/- 50 after 189 games.
 fn base_reduction(depth: i32, searched: i32) -> i32 {
     ((depth as f32).ln() * (searched as f32).ln() * 0.6 + 0.5) as i32
 }
