@@ -18,9 +18,11 @@
 //! - `driver`: one worker's iterative deepening, aspiration windows, root search, reports and polling;
 //! - `node`: the alpha-beta search of one node, its steps labelled in the order they run;
 //! - `qsearch`: the quiescence search at the leaves;
-//! - `ordering`: killers, histories and counter moves, the move scores they give, and the move picker.
+//! - `ordering`: killers, histories and counter moves, the move scores they give, and the move picker;
+//! - `correction`: the correction history, what the static score has been off by in similar positions.
 
 mod control;
+mod correction;
 mod driver;
 mod make;
 mod mate_probe;

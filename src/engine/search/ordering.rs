@@ -1,12 +1,15 @@
-//! Move ordering: what a worker learns about quiet moves as it searches (killers, history, counter moves), the
-//! scores it gives each move from that and from the captures' values, and the picker that hands the moves out
-//! best first. Alpha-beta cuts off sooner the earlier it meets the best move, so ordering is most of its speed.
+//! Move ordering: what a worker learns about moves as it searches (killers, history, counter moves, capture
+//! history), the scores it gives each move from that and from the captures' values, and the picker that hands the
+//! moves out best first. Alpha-beta cuts off sooner the earlier it meets the best move, so ordering is most of its
+//! speed. The worker's correction history (`correction`) travels with these statistics from search to search.
 
+use super::correction::CorrectionHistory;
 use super::MAX_PLY;
 use crate::engine::eval::{capture_value, see_ge, GameEval};
 use crate::rules::moves::{Move, MoveList, MAX_MOVES};
-use crate::rules::piece::Color;
+use crate::rules::piece::{Color, KIND_COUNT};
 use crate::rules::position::Position;
+use crate::rules::variant::Variant;
 
 /// History index of a move: its origin square or dropped kind, and its destination.
 #[inline]
@@ -19,6 +22,43 @@ fn history_index(m: Move) -> usize {
     from * 81 + m.to().index()
 }
 const HISTORY_SIZE: usize = 88 * 81;
+
+/// Capture-history index of a capture: the mover's colour, the capturing kind, the destination and the kind
+/// captured.
+#[inline]
+fn capture_index<V: Variant>(pos: &Position<V>, m: Move) -> usize {
+    let mover = pos.piece_at(m.from()).kind().index();
+    let victim = pos.piece_at(m.to()).kind().index();
+    ((pos.side_to_move().index() * KIND_COUNT + mover) * 81 + m.to().index()) * KIND_COUNT + victim
+}
+const CAPTURE_SIZE: usize = 2 * KIND_COUNT * 81 * KIND_COUNT;
+
+/// The bonus of a move that cut off at `depth` (a malus for those tried before it in vain). It is capped, and
+/// each update pulls a value towards it in proportion to what is left (a gravity that keeps the values within about
+/// +-16384 without rescaling). It grows with the depth as Stockfish's does, to a sixth of the range: a move's
+/// history follows what cuts off now within a few updates. The old bonus, depth² up to 400 (a fortieth of the
+/// range at most, a thousandth at depth 4), learnt so slowly that the ordering and the reductions barely read it:
+/// equal time, 9x9, byoyomi 100, 400 games, +21 +/- 34. Positive from depth 1, the least depth of a node that is
+/// not a quiescence node.
+#[inline]
+fn history_bonus(depth: i32) -> i32 {
+    (600 * (depth + 1) - 800).min(2600)
+}
+
+/// Pulls the statistic `e` towards `bonus`, or towards `-bonus` for a malus (see `history_bonus`).
+#[inline]
+fn reward<T: Copy + Into<i32> + TryFrom<i32>>(e: &mut T, bonus: i32, malus: bool) {
+    let v: i32 = (*e).into();
+    let v = if malus {
+        v - bonus - v * bonus / 16384
+    } else {
+        v + bonus - v * bonus / 16384
+    };
+    // within +-16384 + 2600 by the gravity, so it always fits
+    if let Ok(v) = T::try_from(v) {
+        *e = v;
+    }
+}
 
 /// Move scores, by the move's place in its list (not zeroed first: a node's list is scored once, in full).
 pub(super) type Scores = arrayvec::ArrayVec<i32, MAX_MOVES>;
@@ -33,6 +73,12 @@ pub(super) struct MoveOrdering {
     history: Vec<[i32; HISTORY_SIZE]>,
     /// The quiet move that last cut off right after the opponent's move, by that move's `history_index`.
     counter_moves: Vec<Move>,
+    /// Capture history, by `capture_index`: raised for a capture that cuts off, lowered for the captures tried
+    /// before the move that cut off (capture or not). It orders captures of the same victim, and captures of
+    /// victims close in value, by what has worked.
+    captures: Vec<i16>,
+    /// How far the static score has been off, by pawns and by hands (`CorrectionHistory`).
+    pub(super) correction: CorrectionHistory,
 }
 
 impl MoveOrdering {
@@ -41,6 +87,8 @@ impl MoveOrdering {
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             history: vec![[0; HISTORY_SIZE]; 2],
             counter_moves: vec![Move::NONE; HISTORY_SIZE],
+            captures: vec![0; CAPTURE_SIZE],
+            correction: CorrectionHistory::new(),
         }
     }
 
@@ -95,24 +143,40 @@ impl MoveOrdering {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = m;
         }
-        // the bonus is capped, and each update pulls towards it in proportion to what is left (a gravity that
-        // keeps the values within about +-16384 without rescaling). It grows with the depth as Stockfish's does,
-        // to a sixth of the range: a move's history follows what cuts off now within a few updates. The old bonus,
-        // depth² up to 400 (a fortieth of the range at most, a thousandth at depth 4), learnt so slowly that the
-        // ordering and the reductions barely read it: equal time, 9x9, byoyomi 100, 400 games, +21 +/- 34.
-        // Positive from depth 1, the least depth of a node that is not a quiescence node.
-        let bonus = (600 * (depth + 1) - 800).min(2600);
+        let bonus = history_bonus(depth);
         let h = &mut self.history[pos.side_to_move().index()];
-        let e = &mut h[history_index(m)];
-        *e += bonus - *e * bonus / 16384;
+        reward(&mut h[history_index(m)], bonus, false);
         for &q in tried {
-            let e = &mut h[history_index(q)];
-            *e -= bonus + *e * bonus / 16384;
+            reward(&mut h[history_index(q)], bonus, true);
         }
         if let Some(prev) = pos.history().last() {
             if !prev.mv.is_none() {
                 self.counter_moves[history_index(prev.mv)] = m;
             }
+        }
+    }
+
+    /// The capture history of the capture `m`, added to its score among the captures.
+    #[inline]
+    pub(super) fn capture_history<V: Variant>(&self, pos: &Position<V>, m: Move) -> i32 {
+        i32::from(self.captures[capture_index(pos, m)])
+    }
+
+    /// Credits the capture `m` that cut off (`None` when a quiet move did), and debits the captures `tried`
+    /// before the move that did.
+    pub(super) fn reward_capture<V: Variant>(
+        &mut self,
+        pos: &Position<V>,
+        m: Option<Move>,
+        tried: &MoveList,
+        depth: i32,
+    ) {
+        let bonus = history_bonus(depth);
+        if let Some(m) = m {
+            reward(&mut self.captures[capture_index(pos, m)], bonus, false);
+        }
+        for &q in tried {
+            reward(&mut self.captures[capture_index(pos, q)], bonus, true);
         }
     }
 

@@ -6,7 +6,7 @@
 //! is checked for legality and searched before anything is generated, the captures (and quiet promotions) come
 //! next, then the killers and the counter move (checked the same way), the losing captures, and only then the
 //! quiet moves and drops, generated and ordered by history. In check, all evasions are generated at once, since
-//! they are few. The order is the one the single scored list gave before.
+//! they are few. The order is the one the single scored list gave before, captures now also by capture history.
 
 use arrayvec::ArrayVec;
 
@@ -151,7 +151,7 @@ impl MovePicker {
                     pos.generate(GenMode::QuietPromotions, &mut moves);
                     self.fill(&moves, |m| {
                         if pos.piece_at(m.to()).is_some() {
-                            capture_score(pos, m)
+                            capture_score(pos, m) + ordering.capture_history(pos, m)
                         } else {
                             QUIET_PROMOTION
                         }
