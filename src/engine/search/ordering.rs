@@ -69,7 +69,7 @@ pub(super) struct MoveOrdering {
     /// Two quiet moves per ply that last cut off there: a sibling position often has the same refutation.
     killers: [[Move; 2]; MAX_PLY + 1],
     /// Per colour and `history_index`: raised for a quiet move that cuts off, lowered for the quiet moves
-    /// tried before it, both by the square of the depth.
+    /// tried before it, both by `history_bonus`.
     history: Vec<[i32; HISTORY_SIZE]>,
     /// The quiet move that last cut off right after the opponent's move, by that move's `history_index`.
     counter_moves: Vec<Move>,
@@ -162,8 +162,8 @@ impl MoveOrdering {
         i32::from(self.captures[capture_index(pos, m)])
     }
 
-    /// Credits the capture `m` that cut off (`None` when a quiet move did), and debits the captures `tried`
-    /// before the move that did.
+    /// Credits the capture `m` that cut off (`None` when the move that did is no capture), and debits the
+    /// captures `tried` before it.
     pub(super) fn reward_capture<V: Variant>(
         &mut self,
         pos: &Position<V>,
