@@ -294,7 +294,7 @@ impl<V: GameEval> Worker<'_, V> {
                 }
             }
             self.sh.tt.prefetch(next_key);
-            let capture = !m.is_drop() && self.pos.piece_at(m.to()).is_some();
+            let capture = self.is_capture(m);
             let quiet = !capture && !m.is_promotion();
             let gives_check = self.pos.gives_check(m);
             let c = Candidate {
@@ -750,9 +750,14 @@ impl<V: GameEval> Worker<'_, V> {
         board.any() || self.pos.hand(us).total() > self.pos.hand(us).count(Kind::Pawn) as u32
     }
 
+    /// Whether `m` takes a piece in the current position.
+    fn is_capture(&self, m: Move) -> bool {
+        !m.is_drop() && self.pos.piece_at(m.to()).is_some()
+    }
+
     /// Neither a capture nor a promotion, in the current position.
     fn is_quiet(&self, m: Move) -> bool {
-        !m.is_promotion() && (m.is_drop() || self.pos.piece_at(m.to()).is_none())
+        !m.is_promotion() && !self.is_capture(m)
     }
 
     fn last_move_not_null(&self) -> bool {

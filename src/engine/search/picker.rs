@@ -6,7 +6,7 @@
 //! is checked for legality and searched before anything is generated, the captures (and quiet promotions) come
 //! next, then the killers and the counter move (checked the same way), the losing captures, and only then the
 //! quiet moves and drops, generated and ordered by history. In check, all evasions are generated at once, since
-//! they are few. The order is the one the single scored list gave before, captures now also by capture history.
+//! they are few. The order is the one the single scored list gave, the captures' by capture history as well.
 
 use arrayvec::ArrayVec;
 
