@@ -31,4 +31,5 @@ impl GameEval for Minishogi {
         [-2, 7, 0, 1, -2, 0, 0, 0, 0], // dragon
     ];
     const MOBILITY: i32 = 5;
+    const CORRECTION: bool = false;
 }

@@ -31,4 +31,5 @@ impl GameEval for Shogi {
         [0, 0, 0, -1, -2, -1, 2, 2, 3],              // dragon
     ];
     const MOBILITY: i32 = 34;
+    const CORRECTION: bool = true;
 }

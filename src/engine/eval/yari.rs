@@ -30,4 +30,5 @@ impl GameEval for Yari {
         [0, 0, -1, 0, -2, -1, -1, 2, -1], // dragon
     ];
     const MOBILITY: i32 = 20;
+    const CORRECTION: bool = true;
 }

@@ -7,12 +7,13 @@
 //! counters towards the difference: one indexed by both sides' pawns, one by both hands. The next node with the
 //! same pawns or the same hands starts from a corrected static score, so razoring, futility, the null move and
 //! "improving" read a better guess. Equal time, 9x9, byoyomi 100, 400 games from balanced openings, with capture
-//! history in both: +82 +/- 43 Elo (SPRT [0, 20] accepted after 264 games).
+//! history in both: +82 +/- 43 Elo (SPRT [0, 20] accepted after 264 games). Each game says whether its search
+//! uses it (`GameEval::CORRECTION`): minishogi does not, where it lost strength.
 
+use crate::engine::eval::GameEval;
 use crate::rules::bitboard::BitWord;
 use crate::rules::piece::{Color, Kind};
 use crate::rules::position::Position;
-use crate::rules::variant::Variant;
 
 /// Entries per table and side (a power of two: indices are the top bits of a hash).
 const SIZE: usize = 1 << 14;
@@ -29,7 +30,7 @@ pub(super) struct CorrectionHistory {
 /// The entries of `pos` in the two tables: a hash of both sides' pawns, and of both hands (the hand part of the
 /// Zobrist key).
 #[inline]
-fn slots<V: Variant>(pos: &Position<V>) -> [usize; 2] {
+fn slots<V: GameEval>(pos: &Position<V>) -> [usize; 2] {
     let black = pos.pieces(Color::Black, Kind::Pawn).0.to_u128();
     let white = pos.pieces(Color::White, Kind::Pawn).0.to_u128();
     // the boards' bits sit in the low 81 at most: fold both sides into 64 bits before one multiplicative hash
@@ -50,7 +51,10 @@ impl CorrectionHistory {
 
     /// `raw`, the static score of `pos`, corrected by the mean of its two entries.
     #[inline]
-    pub(super) fn corrected<V: Variant>(&self, pos: &Position<V>, raw: i32) -> i32 {
+    pub(super) fn corrected<V: GameEval>(&self, pos: &Position<V>, raw: i32) -> i32 {
+        if !V::CORRECTION {
+            return raw;
+        }
         let t = &self.tables[pos.side_to_move().index()];
         let [p, h] = slots(pos);
         raw + (i32::from(t[0][p]) + i32::from(t[1][h])) / (2 * GRAIN)
@@ -60,7 +64,10 @@ impl CorrectionHistory {
     /// score: the deeper the search, the harder (a quarter of the range at most per update), with the same
     /// gravity as the move histories, so that an entry follows the recent errors and stays within range. No
     /// overflow: `diff` is below 2 · MATE_BOUND and `depth` at most MAX_PLY.
-    pub(super) fn update<V: Variant>(&mut self, pos: &Position<V>, diff: i32, depth: i32) {
+    pub(super) fn update<V: GameEval>(&mut self, pos: &Position<V>, diff: i32, depth: i32) {
+        if !V::CORRECTION {
+            return;
+        }
         let bonus = (diff * GRAIN * depth / 8).clamp(-LIMIT / 4, LIMIT / 4);
         let [p, h] = slots(pos);
         let t = &mut self.tables[pos.side_to_move().index()];
