@@ -10,6 +10,7 @@
 //! history in both: +82 +/- 43 Elo (SPRT [0, 20] accepted after 264 games). Each game says whether its search
 //! uses it (`GameEval::CORRECTION`): minishogi does not, where it lost strength.
 
+use super::ordering::pull;
 use crate::engine::eval::GameEval;
 use crate::rules::bitboard::BitWord;
 use crate::rules::piece::{Color, Kind};
@@ -37,8 +38,7 @@ fn slots<V: GameEval>(pos: &Position<V>) -> [usize; 2] {
     let both = black ^ white.rotate_left(64) ^ (white >> 17);
     let folded = (both as u64) ^ ((both >> 64) as u64).rotate_left(29);
     let pawns = (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - INDEX_BITS)) as usize;
-    let hand_key = pos.key() ^ pos.board_key();
-    let hands = (hand_key.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - INDEX_BITS)) as usize;
+    let hands = (pos.hand_key().wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - INDEX_BITS)) as usize;
     [pawns, hands]
 }
 
@@ -73,9 +73,7 @@ impl CorrectionHistory {
         let t = &mut self.tables[pos.side_to_move().index()];
         for (table, i) in t.iter_mut().zip([p, h]) {
             let e = &mut table[i];
-            let v = i32::from(*e);
-            let v = v + bonus - v * bonus.abs() / LIMIT;
-            *e = v.clamp(-LIMIT, LIMIT) as i16;
+            *e = pull(i32::from(*e), bonus, LIMIT).clamp(-LIMIT, LIMIT) as i16;
         }
     }
 }

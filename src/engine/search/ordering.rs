@@ -45,19 +45,12 @@ fn history_bonus(depth: i32) -> i32 {
     (600 * (depth + 1) - 800).min(2600)
 }
 
-/// Pulls the statistic `e` towards `bonus`, or towards `-bonus` for a malus (see `history_bonus`).
+/// A statistic `v` pulled towards `bonus` (towards `-bonus` when it is negative, a malus) in proportion to what is
+/// left before `limit`: the gravity that keeps the move histories (limit 16384) and the correction history within
+/// about +-limit without rescaling.
 #[inline]
-fn reward<T: Copy + Into<i32> + TryFrom<i32>>(e: &mut T, bonus: i32, malus: bool) {
-    let v: i32 = (*e).into();
-    let v = if malus {
-        v - bonus - v * bonus / 16384
-    } else {
-        v + bonus - v * bonus / 16384
-    };
-    // within +-16384 + 2600 by the gravity, so it always fits
-    if let Ok(v) = T::try_from(v) {
-        *e = v;
-    }
+pub(super) fn pull(v: i32, bonus: i32, limit: i32) -> i32 {
+    v + bonus - v * bonus.abs() / limit
 }
 
 /// Move scores, by the move's place in its list (not zeroed first: a node's list is scored once, in full).
@@ -145,9 +138,11 @@ impl MoveOrdering {
         }
         let bonus = history_bonus(depth);
         let h = &mut self.history[pos.side_to_move().index()];
-        reward(&mut h[history_index(m)], bonus, false);
+        let e = &mut h[history_index(m)];
+        *e = pull(*e, bonus, 16384);
         for &q in tried {
-            reward(&mut h[history_index(q)], bonus, true);
+            let e = &mut h[history_index(q)];
+            *e = pull(*e, -bonus, 16384);
         }
         if let Some(prev) = pos.history().last() {
             if !prev.mv.is_none() {
@@ -171,12 +166,15 @@ impl MoveOrdering {
         tried: &MoveList,
         depth: i32,
     ) {
+        // the gravity keeps each entry within +-(16384 + 2600), well inside an i16
         let bonus = history_bonus(depth);
         if let Some(m) = m {
-            reward(&mut self.captures[capture_index(pos, m)], bonus, false);
+            let e = &mut self.captures[capture_index(pos, m)];
+            *e = pull(i32::from(*e), bonus, 16384) as i16;
         }
         for &q in tried {
-            reward(&mut self.captures[capture_index(pos, q)], bonus, true);
+            let e = &mut self.captures[capture_index(pos, q)];
+            *e = pull(i32::from(*e), -bonus, 16384) as i16;
         }
     }
 

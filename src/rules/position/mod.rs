@@ -121,6 +121,11 @@ impl<V: Variant> Position<V> {
     pub(crate) fn step_class_bb(&self, class: usize) -> Bb<V> {
         self.by_step_class[class]
     }
+    /// The hands part of the key (the pieces both sides hold).
+    #[inline(always)]
+    pub fn hand_key(&self) -> u64 {
+        self.hand_key
+    }
     /// The Zobrist key of board, hands and side to move.
     #[inline(always)]
     pub fn key(&self) -> u64 {
