@@ -342,11 +342,11 @@ impl<'a, V: GameEval> Worker<'a, V> {
             self.nodes += 1;
             let ext = i32::from(check);
             let score = if i == pv_idx {
-                -self.search(-beta, -alpha, depth - 1 + ext, 1, true)
+                -self.search(-beta, -alpha, depth - 1 + ext, 1, true, false)
             } else {
-                let mut s = -self.search(-alpha - 1, -alpha, depth - 1 + ext, 1, false);
+                let mut s = -self.search(-alpha - 1, -alpha, depth - 1 + ext, 1, false, true);
                 if s > alpha && s < beta && !self.stopped {
-                    s = -self.search(-beta, -alpha, depth - 1 + ext, 1, true);
+                    s = -self.search(-beta, -alpha, depth - 1 + ext, 1, true, false);
                 }
                 s
             };
