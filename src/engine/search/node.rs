@@ -9,6 +9,7 @@
 use std::sync::LazyLock;
 
 use super::driver::Worker;
+use super::ordering::HISTORY_LIMIT;
 use super::picker::MovePicker;
 use super::smp::DEFER_DEPTH;
 use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
@@ -683,7 +684,7 @@ impl<V: GameEval> Worker<'_, V> {
             r += 2;
         }
         // moves that have often cut off elsewhere are reduced less, moves that never do more
-        r -= self.ordering.history(self.pos.side_to_move(), c.mv) / 8192;
+        r -= self.ordering.history(self.pos.side_to_move(), c.mv) / (HISTORY_LIMIT / 2);
         r.clamp(0, new_depth - 1)
     }
 

@@ -33,9 +33,12 @@ fn capture_index<V: Variant>(pos: &Position<V>, m: Move) -> usize {
 }
 const CAPTURE_SIZE: usize = 2 * KIND_COUNT * 81 * KIND_COUNT;
 
+/// The range the move histories (quiet and capture) keep to by `pull`'s gravity: about +-HISTORY_LIMIT.
+pub(super) const HISTORY_LIMIT: i32 = 16384;
+
 /// The bonus of a move that cut off at `depth` (a malus for those tried before it in vain). It is capped, and
 /// each update pulls a value towards it in proportion to what is left (a gravity that keeps the values within about
-/// +-16384 without rescaling). It grows with the depth as Stockfish's does, to a sixth of the range: a move's
+/// +-HISTORY_LIMIT without rescaling). It grows with the depth as Stockfish's does, to a sixth of the range: a move's
 /// history follows what cuts off now within a few updates. The old bonus, depth² up to 400 (a fortieth of the
 /// range at most, a thousandth at depth 4), learnt so slowly that the ordering and the reductions barely read it:
 /// equal time, 9x9, byoyomi 100, 400 games, +21 +/- 34. Positive from depth 1, the least depth of a node that is
@@ -46,7 +49,7 @@ fn history_bonus(depth: i32) -> i32 {
 }
 
 /// A statistic `v` pulled towards `bonus` (towards `-bonus` when it is negative, a malus) in proportion to what is
-/// left before `limit`: the gravity that keeps the move histories (limit 16384) and the correction history within
+/// left before `limit`: the gravity that keeps the move histories (`HISTORY_LIMIT`) and the correction history within
 /// about +-limit without rescaling.
 #[inline]
 pub(super) fn pull(v: i32, bonus: i32, limit: i32) -> i32 {
@@ -139,10 +142,10 @@ impl MoveOrdering {
         let bonus = history_bonus(depth);
         let h = &mut self.history[pos.side_to_move().index()];
         let e = &mut h[history_index(m)];
-        *e = pull(*e, bonus, 16384);
+        *e = pull(*e, bonus, HISTORY_LIMIT);
         for &q in tried {
             let e = &mut h[history_index(q)];
-            *e = pull(*e, -bonus, 16384);
+            *e = pull(*e, -bonus, HISTORY_LIMIT);
         }
         if let Some(prev) = pos.history().last() {
             if !prev.mv.is_none() {
@@ -166,15 +169,15 @@ impl MoveOrdering {
         tried: &MoveList,
         depth: i32,
     ) {
-        // the gravity keeps each entry within +-(16384 + 2600), well inside an i16
+        // the gravity keeps each entry within +-(HISTORY_LIMIT + the largest bonus), well inside an i16
         let bonus = history_bonus(depth);
         if let Some(m) = m {
             let e = &mut self.captures[capture_index(pos, m)];
-            *e = pull(i32::from(*e), bonus, 16384) as i16;
+            *e = pull(i32::from(*e), bonus, HISTORY_LIMIT) as i16;
         }
         for &q in tried {
             let e = &mut self.captures[capture_index(pos, q)];
-            *e = pull(i32::from(*e), -bonus, 16384) as i16;
+            *e = pull(i32::from(*e), -bonus, HISTORY_LIMIT) as i16;
         }
     }
 
