@@ -4,6 +4,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use super::node::NodeKind;
 use super::ordering::MoveOrdering;
 use super::smp::{Shared, DEFER_DEPTH};
 use super::{Info, SearchResult, INFINITE, MATE, MATE_BOUND, MAX_PLY};
@@ -342,11 +343,11 @@ impl<'a, V: GameEval> Worker<'a, V> {
             self.nodes += 1;
             let ext = i32::from(check);
             let score = if i == pv_idx {
-                -self.search(-beta, -alpha, depth - 1 + ext, 1, true, false)
+                -self.search(-beta, -alpha, depth - 1 + ext, 1, NodeKind::Pv)
             } else {
-                let mut s = -self.search(-alpha - 1, -alpha, depth - 1 + ext, 1, false, true);
+                let mut s = -self.search(-alpha - 1, -alpha, depth - 1 + ext, 1, NodeKind::Cut);
                 if s > alpha && s < beta && !self.stopped {
-                    s = -self.search(-beta, -alpha, depth - 1 + ext, 1, true, false);
+                    s = -self.search(-beta, -alpha, depth - 1 + ext, 1, NodeKind::Pv);
                 }
                 s
             };

@@ -20,13 +20,52 @@ use crate::rules::moves::{Move, MoveList, MAX_MOVES};
 use crate::rules::piece::Kind;
 use crate::rules::position::Repetition;
 
+/// What a node is expected to be, from how its parent searches it (Knuth and Moore's node types): a PV node is
+/// searched with an open window on the principal line; the others with a null window, a cut node expected to fail
+/// high (some move refutes its parent's move) and an all node expected to fail low (every move searched, none
+/// reaching beta). One of three, so that a node can never be both PV and cut.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum NodeKind {
+    Pv,
+    Cut,
+    All,
+}
+
+impl NodeKind {
+    /// The kind of a null-window child searched to refute or confirm this node's move: cut and all alternate
+    /// down a line, and a PV node's late moves lead to cut nodes (their refutation is what is expected).
+    fn opposite(self) -> Self {
+        match self {
+            NodeKind::Cut => NodeKind::All,
+            NodeKind::Pv | NodeKind::All => NodeKind::Cut,
+        }
+    }
+
+    /// The kind of the child reached by this node's first move: the principal line goes on through a PV node's,
+    /// the others alternate.
+    fn first_child(self) -> Self {
+        match self {
+            NodeKind::Pv => NodeKind::Pv,
+            k => k.opposite(),
+        }
+    }
+
+    /// This node searched again with a null window (the singular-extension test): a PV node becomes an all node.
+    fn off_pv(self) -> Self {
+        match self {
+            NodeKind::Pv => NodeKind::All,
+            k => k,
+        }
+    }
+}
+
 /// What the steps before the move loop learnt about a node, for the steps inside it.
 struct Node {
     ply: usize,
     depth: i32,
+    kind: NodeKind,
+    /// A PV node (`kind`), read by most steps.
     pv_node: bool,
-    /// Expected to fail high (a null-window node reached through a reduced or a cut-off-seeking search).
-    cut_node: bool,
     in_check: bool,
     /// -INFINITE in check.
     static_eval: i32,
@@ -143,18 +182,18 @@ impl<V: GameEval> Worker<'_, V> {
         true
     }
 
-    /// The alpha-beta search of one node, `depth` plies deep. `pv_node`: searched with an open window, on the
-    /// principal line. `cut_node`: a null-window node expected to fail high (see `search_late_move`), whose late
-    /// moves are reduced more.
+    /// The alpha-beta search of one node, `depth` plies deep, of the `kind` its parent expects (`NodeKind`): a
+    /// PV node is searched with an open window and never cut off by the table; a cut node's late moves are
+    /// reduced more.
     pub(super) fn search(
         &mut self,
         mut alpha: i32,
         mut beta: i32,
         depth: i32,
         ply: usize,
-        pv_node: bool,
-        cut_node: bool,
+        kind: NodeKind,
     ) -> i32 {
+        let pv_node = kind == NodeKind::Pv;
         // Step 1. Initialize node. The line below starts empty, so that a parent never copies a stale one; at
         // the horizon the quiescence search takes over, which settles the captures before a static score counts.
         self.pv_len[ply] = 0;
@@ -235,8 +274,8 @@ impl<V: GameEval> Worker<'_, V> {
         let node = Node {
             ply,
             depth,
+            kind,
             pv_node,
-            cut_node,
             in_check,
             static_eval,
             raw_eval,
@@ -355,14 +394,7 @@ impl<V: GameEval> Worker<'_, V> {
                 "key_after disagrees with do_move for {m:?}"
             );
             let score = if searched == 0 {
-                -self.search(
-                    -beta,
-                    -alpha,
-                    new_depth,
-                    ply + 1,
-                    pv_node,
-                    !pv_node && !cut_node,
-                )
+                -self.search(-beta, -alpha, new_depth, ply + 1, kind.first_child())
             } else {
                 self.search_late_move(&node, alpha, beta, new_depth, r)
             };
@@ -510,8 +542,7 @@ impl<V: GameEval> Worker<'_, V> {
                     -pc_beta + 1,
                     depth - 4,
                     n.ply + 1,
-                    false,
-                    !n.cut_node,
+                    n.kind.opposite(),
                 );
             }
             self.unmake();
@@ -552,8 +583,7 @@ impl<V: GameEval> Worker<'_, V> {
             singular_beta,
             (n.depth - 1) / 2,
             n.ply,
-            false,
-            n.cut_node,
+            n.kind.off_pv(),
         );
         self.excluded[n.ply] = Move::NONE;
         if v < singular_beta {
@@ -590,8 +620,7 @@ impl<V: GameEval> Worker<'_, V> {
             -beta + 1,
             depth - 1 - r,
             n.ply + 1,
-            false,
-            !n.cut_node,
+            n.kind.opposite(),
         );
         self.pos.undo_null_move();
         if self.stopped {
@@ -605,7 +634,7 @@ impl<V: GameEval> Worker<'_, V> {
         if depth < 10 {
             return Some(s);
         }
-        let v = self.search(beta - 1, beta, depth - 1 - r, n.ply, false, false);
+        let v = self.search(beta - 1, beta, depth - 1 - r, n.ply, NodeKind::All);
         (v >= beta).then_some(s)
     }
 
@@ -681,7 +710,7 @@ impl<V: GameEval> Worker<'_, V> {
         }
         // at a node expected to fail high, only one move has to reach beta and the late ones seldom do: two
         // plies more (against none: 9x9, byoyomi 100, 400 games from balanced openings, +22.6 +/- 34.1)
-        if n.cut_node {
+        if n.kind == NodeKind::Cut {
             r += 2;
         }
         // moves that have often cut off elsewhere are reduced less, moves that never do more
@@ -702,14 +731,17 @@ impl<V: GameEval> Worker<'_, V> {
             -alpha,
             new_depth - r,
             ply,
-            false,
-            r > 0 || !n.cut_node,
+            if r > 0 {
+                NodeKind::Cut
+            } else {
+                n.kind.opposite()
+            },
         );
         if s > alpha && r > 0 && !self.stopped {
-            s = -self.search(-alpha - 1, -alpha, new_depth, ply, false, !n.cut_node);
+            s = -self.search(-alpha - 1, -alpha, new_depth, ply, n.kind.opposite());
         }
         if s > alpha && s < beta && n.pv_node && !self.stopped {
-            s = -self.search(-beta, -alpha, new_depth, ply, true, false);
+            s = -self.search(-beta, -alpha, new_depth, ply, NodeKind::Pv);
         }
         s
     }
