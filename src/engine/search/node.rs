@@ -64,8 +64,6 @@ struct Node {
     ply: usize,
     depth: i32,
     kind: NodeKind,
-    /// A PV node (`kind`), read by most steps.
-    pv_node: bool,
     in_check: bool,
     /// -INFINITE in check.
     static_eval: i32,
@@ -73,6 +71,12 @@ struct Node {
     raw_eval: i32,
     /// The static score beats the one two plies up.
     improving: bool,
+}
+
+impl Node {
+    fn is_pv(&self) -> bool {
+        self.kind == NodeKind::Pv
+    }
 }
 
 /// The verdict of the singular-extension test (step 13).
@@ -275,7 +279,6 @@ impl<V: GameEval> Worker<'_, V> {
             ply,
             depth,
             kind,
-            pv_node,
             in_check,
             static_eval,
             raw_eval,
@@ -655,7 +658,7 @@ impl<V: GameEval> Worker<'_, V> {
     /// futility, 6 for exchanges and move counts): half the nodes to depth 12 on the 9x9 bench, and +49 +/- 40
     /// Elo at byoyomi 100 (300 games from balanced openings).
     fn prune_move(&self, n: &Node, c: Candidate, best: i32, alpha: i32, searched: i32) -> bool {
-        if n.pv_node || best <= -MATE_BOUND {
+        if n.is_pv() || best <= -MATE_BOUND {
             return false;
         }
         let depth = n.depth;
@@ -698,11 +701,11 @@ impl<V: GameEval> Worker<'_, V> {
     /// explode wherever a king is exposed (9x9 bench to depth 12: 42.0 M nodes, 37.9 M of them in position 8;
     /// 8.8 M reducing them).
     fn reduction(&self, n: &Node, c: Candidate, new_depth: i32, searched: i32) -> i32 {
-        if n.depth < 3 || searched < 3 || !c.quiet || n.in_check || (c.gives_check && n.pv_node) {
+        if n.depth < 3 || searched < 3 || !c.quiet || n.in_check || (c.gives_check && n.is_pv()) {
             return 0;
         }
         let mut r = reduction_table(n.depth, searched);
-        if n.pv_node {
+        if n.is_pv() {
             r -= 1;
         }
         if self.ordering.is_killer(n.ply, c.mv) {
@@ -740,7 +743,7 @@ impl<V: GameEval> Worker<'_, V> {
         if s > alpha && r > 0 && !self.stopped {
             s = -self.search(-alpha - 1, -alpha, new_depth, ply, n.kind.opposite());
         }
-        if s > alpha && s < beta && n.pv_node && !self.stopped {
+        if s > alpha && s < beta && n.is_pv() && !self.stopped {
             s = -self.search(-beta, -alpha, new_depth, ply, NodeKind::Pv);
         }
         s
