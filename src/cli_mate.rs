@@ -33,6 +33,9 @@ pub struct MateArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub hash: u64,
+    /// Searchers for the first proof, on one shared table (the shortening pass and the line use one).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
     /// Report the first mate found without the shortening pass.
     #[arg(long)]
     pub no_shorten: bool,
@@ -48,6 +51,7 @@ pub fn run_mate(args: &MateArgs) -> ExitCode {
         hash_mb: args.hash as usize,
         shortest: !args.no_shorten,
         futile_interpositions: !args.count_futile,
+        threads: args.threads as usize,
         ..MateLimits::default()
     };
     with_variant!(args.variant.0, V => {

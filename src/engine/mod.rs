@@ -1,6 +1,7 @@
 //! The playing engine: evaluation, search, transposition table and the fixed-depth bench.
 
 pub mod bench;
+pub mod busy;
 pub mod eval;
 pub mod nnue;
 pub mod search;

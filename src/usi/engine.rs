@@ -377,14 +377,21 @@ impl Engine {
         });
     }
 
-    /// `go mate`: the tsume solver, with a table of USI_Hash megabytes of its own (freed when it ends).
+    /// `go mate`: the tsume solver, with a table of USI_Hash megabytes of its own (freed when it ends), and as
+    /// many searchers for the first proof as the search has threads.
     fn cmd_mate(&mut self, time: Option<u64>) {
         let game = self.game.clone();
         let hash_mb = self.options.hash_mb;
+        let threads = self.options.threads;
         let halt = Halt::default();
         let job_halt = halt.clone();
         self.start("mate search", halt, move |report| {
-            with_game!(&game, p, _V, run_mate(p, time, hash_mb, &job_halt, &report))
+            with_game!(
+                &game,
+                p,
+                _V,
+                run_mate(p, time, hash_mb, threads, &job_halt, &report)
+            )
         });
     }
 

@@ -11,17 +11,20 @@ use crate::rules::variant::Variant;
 
 use super::job::{Halt, Reporter};
 
-/// Solves `pos` within `time` milliseconds (None: until `stop`), with a table of `hash_mb` megabytes.
+/// Solves `pos` within `time` milliseconds (None: until `stop`), with a table of `hash_mb` megabytes and
+/// `threads` searchers.
 pub(super) fn run_mate<V: Variant>(
     pos: &Position<V>,
     time: Option<u64>,
     hash_mb: usize,
+    threads: usize,
     halt: &Halt,
     report: &Reporter,
 ) {
     let limits = MateLimits {
         time: time.map(Duration::from_millis),
         hash_mb,
+        threads,
         ..MateLimits::default()
     };
     let progress = |p: &MateProgress| {

@@ -38,14 +38,26 @@ fn positions_without_a_mate_say_so_in_every_game() {
     let pos =
         tsume_position::<Yari>("7/7/7/3k3/7/7/7/7/4R2 b P 1", DefenderHand::FillIfEmpty).unwrap();
     assert_eq!(solve(&pos, &none, &stop, None).result, MateResult::NoMate);
+    // and with two searchers on one table
+    let two = MateLimits { threads: 2, ..none };
+    let pos =
+        tsume_position::<Shogi>("4k4/9/9/9/9/9/9/9/5R3 b - 1", DefenderHand::FillIfEmpty).unwrap();
+    assert_eq!(solve(&pos, &two, &stop, None).result, MateResult::NoMate);
 }
 
 #[test]
 fn stop_is_answered_within_50_ms() {
+    for threads in [1, 2] {
+        stop_is_answered_within_50_ms_with(threads);
+    }
+}
+
+fn stop_is_answered_within_50_ms_with(threads: usize) {
     let pos = tsume_position::<Shogi>(LONG, DefenderHand::FillIfEmpty).unwrap();
     let stop = AtomicBool::new(false);
     let limits = MateLimits {
         hash_mb: 16,
+        threads,
         ..MateLimits::default()
     };
     let raised = Mutex::new(None);
@@ -60,7 +72,7 @@ fn stop_is_answered_within_50_ms() {
         assert_eq!(r.result, MateResult::Stopped);
         assert!(
             late < Duration::from_millis(50),
-            "answered {late:?} after stop"
+            "{threads} searchers: answered {late:?} after stop"
         );
     });
 }

@@ -15,9 +15,21 @@ fn limits() -> MateLimits {
     }
 }
 
+/// [`limits`] with two searchers on one table for the first proof.
+fn two_searchers() -> MateLimits {
+    MateLimits {
+        threads: 2,
+        ..limits()
+    }
+}
+
 /// Solves every problem of a suite file and checks the length against the file, and (up to `brute_max` plies)
 /// against the brute-force search.
 fn check_suite<V: Variant>(text: &str, brute_max: u16) {
+    check_suite_with::<V>(text, brute_max, &limits());
+}
+
+fn check_suite_with<V: Variant>(text: &str, brute_max: u16, limits: &MateLimits) {
     let problems = parse_suite(text).expect("suite parses");
     assert!(!problems.is_empty());
     let stop = AtomicBool::new(false);
@@ -26,7 +38,7 @@ fn check_suite<V: Variant>(text: &str, brute_max: u16) {
         let Expected::Mate(expected) = p.expected else {
             panic!("line {}: no length", p.line)
         };
-        let r = solve(&pos, &limits(), &stop, None);
+        let r = solve(&pos, limits, &stop, None);
         let MateResult::Mate(pv) = &r.result else {
             panic!("line {} ({}): {:?}", p.line, p.sfen, r.result)
         };
@@ -66,6 +78,41 @@ fn minishogi_suite_lengths_are_exact_and_brute_force_proven() {
 #[test]
 fn yari_suite_lengths_are_exact_and_brute_force_proven() {
     check_suite::<Yari>(include_str!("../data/tsume/yari.txt"), 9);
+}
+
+/// Two searchers sharing the table find the same lengths in all three games (each result they store is one
+/// either would have stored alone; which of them proves a node first varies from run to run).
+#[test]
+fn two_searchers_on_one_table_find_the_exact_lengths() {
+    check_suite_with::<Shogi>(
+        include_str!("../data/tsume/shogi13.txt"),
+        0,
+        &two_searchers(),
+    );
+    check_suite_with::<Minishogi>(
+        include_str!("../data/tsume/minishogi.txt"),
+        0,
+        &two_searchers(),
+    );
+    check_suite_with::<Yari>(include_str!("../data/tsume/yari.txt"), 0, &two_searchers());
+}
+
+/// A problem long enough for both searchers to work on it for a while (将棋図巧 No. 1, 45 plies from its end,
+/// tests/data/tsume/long.txt): the exact length, its line checked by replaying it.
+#[test]
+fn two_searchers_prove_a_45_ply_tail_exactly() {
+    let sfen = "1pG6/Gs+P6/pP7/n1lsS4/1k7/n5b2/1N+Bp5/1S7/9 b RPr2gn3l12p 1";
+    let pos = tsume_position::<Shogi>(sfen, DefenderHand::AsGiven).unwrap();
+    let limits = MateLimits {
+        time: Some(Duration::from_secs(60)),
+        hash_mb: 64,
+        threads: 2,
+        ..MateLimits::default()
+    };
+    let r = solve(&pos, &limits, &AtomicBool::new(false), None);
+    assert!(matches!(r.result, MateResult::Mate(_)), "{:?}", r.result);
+    assert!(r.shortest_proven);
+    assert_eq!(r.length, Some(45));
 }
 
 #[test]

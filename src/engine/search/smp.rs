@@ -2,6 +2,8 @@
 //! searched that makes them spread out.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+
+pub(super) use crate::engine::busy::BusyTable;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -52,51 +54,5 @@ impl Shared<'_> {
     }
 }
 
-/// Nodes that some worker is searching right now, by key (ABDADA's "exclusive" flag, without its counters): a
-/// worker that meets a late move whose position another worker is already searching puts it off to the end of
-/// its list, so that two workers spend less time on the same subtree at the same moment. Only nodes with at
-/// least `DEFER_DEPTH` plies to go are marked; a slot taken by another position is simply not marked.
-pub(super) struct BusyTable {
-    slots: Vec<AtomicU64>,
-}
-
-const BUSY_SLOTS: usize = 1 << 15;
 /// Shallower nodes are over too soon for another worker to gain by avoiding them.
 pub(super) const DEFER_DEPTH: i32 = 3;
-
-impl BusyTable {
-    pub(super) fn new() -> Self {
-        BusyTable {
-            slots: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
-        }
-    }
-    #[inline]
-    fn slot(&self, key: u64) -> &AtomicU64 {
-        &self.slots[(key as usize) & (BUSY_SLOTS - 1)]
-    }
-    #[inline]
-    pub(super) fn is_busy(&self, key: u64) -> bool {
-        self.slot(key).load(Ordering::Relaxed) == key
-    }
-    /// Marks `key` as being searched; the guard clears the mark when the node is done.
-    #[inline]
-    pub(super) fn claim(&self, key: u64) -> Option<BusyGuard<'_>> {
-        let slot = self.slot(key);
-        slot.compare_exchange(0, key, Ordering::Relaxed, Ordering::Relaxed)
-            .ok()
-            .map(|_| BusyGuard { slot, key })
-    }
-}
-
-pub(super) struct BusyGuard<'a> {
-    slot: &'a AtomicU64,
-    key: u64,
-}
-
-impl Drop for BusyGuard<'_> {
-    fn drop(&mut self) {
-        let _ = self
-            .slot
-            .compare_exchange(self.key, 0, Ordering::Relaxed, Ordering::Relaxed);
-    }
-}

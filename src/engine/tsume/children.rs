@@ -3,6 +3,7 @@
 
 use super::hands::HandBits;
 use super::table::INF;
+use crate::engine::busy::BusyTable;
 use crate::rules::moves::Move;
 use crate::rules::piece::Kind;
 use crate::rules::position::Position;
@@ -114,6 +115,27 @@ pub fn evaluate(or_node: bool, children: &[Child]) -> ((u32, u32), (usize, u32, 
     let c = &children[best];
     let d = if or_node { c.dn } else { c.pn };
     (numbers, (best, second.min(INF), sum - d as u64))
+}
+
+/// The active child other than `except` with the least proof (OR node) or disproof (AND node) number below
+/// `INF` whose position no searcher is in, if there is one: where another searcher is in the best child.
+pub fn idle_alternative(
+    or_node: bool,
+    children: &[Child],
+    except: usize,
+    busy: &BusyTable,
+) -> Option<usize> {
+    let mut alt = None;
+    let mut alt_phi = INF;
+    for (i, c) in children.iter().enumerate() {
+        let phi = if or_node { c.pn } else { c.dn };
+        if i != except && phi < alt_phi && active(or_node, children, c) && !busy.is_busy(c.full_key)
+        {
+            alt = Some(i);
+            alt_phi = phi;
+        }
+    }
+    alt
 }
 
 /// The best child's threshold from the second best's number: a little above it (1+ε), so that the search does

@@ -21,7 +21,7 @@ use crate::rules::variant::Variant;
 /// to be the shortest (no search ran out of time or was stopped).
 pub fn shorten<V: Variant>(s: &mut Searcher<V>, mut len: u16) -> (u16, bool) {
     while len >= 3 {
-        let r = s.search(len - 2, 0);
+        let r = s.search_root(len - 2);
         if s.aborted.is_some() {
             return (len, false);
         }

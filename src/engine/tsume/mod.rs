@@ -23,6 +23,7 @@ mod estimates;
 pub mod hands;
 mod line;
 pub mod moves;
+mod parallel;
 mod repcache;
 pub mod suite;
 pub mod table;
@@ -39,7 +40,7 @@ use crate::rules::square::Square;
 use crate::rules::variant::Variant;
 
 use dfpn::{Abort, Searcher};
-use table::{Table, DEPTH_INF};
+use table::{Table, TableRef, DEPTH_INF};
 
 /// What to search with.
 #[derive(Clone, Debug)]
@@ -58,6 +59,8 @@ pub struct MateLimits {
     /// Under a time limit, the share of the time left after the proof that optional work may take: the
     /// shortening and the checks that the line's defence is the longest. The line is then read from the table.
     pub shortening_share: f64,
+    /// Searchers for the first proof, on one shared table (the shortening and the line that follow use one).
+    pub threads: usize,
 }
 
 impl Default for MateLimits {
@@ -69,6 +72,7 @@ impl Default for MateLimits {
             shortest: true,
             futile_interpositions: true,
             shortening_share: 0.75,
+            threads: 1,
         }
     }
 }
@@ -177,7 +181,7 @@ pub fn tsume_position<V: Variant>(
 }
 
 /// Stack for the solver's thread: the search recurses once per ply and mates may be over a thousand plies long.
-const STACK_BYTES: usize = 256 << 20;
+pub(crate) const STACK_BYTES: usize = 256 << 20;
 
 /// Solves the position for the side to move, with a new table of `limits.hash_mb` megabytes.
 pub fn solve<V: Variant>(
@@ -267,14 +271,15 @@ fn run<V: Variant>(
     }
     let mut s = Searcher::new(
         pos.clone(),
-        table,
+        TableRef::Own(table),
         stop,
         limits.time,
         limits.nodes,
         limits.futile_interpositions,
         progress,
     );
-    let r = s.search(DEPTH_INF, 0);
+    s.threads = limits.threads;
+    let r = s.search_root(DEPTH_INF);
     let finish = |s: &Searcher<V>, result, length, shortest_proven| MateReport {
         result,
         length,
@@ -287,7 +292,7 @@ fn run<V: Variant>(
     if let Some(a) = s.aborted {
         let result = match a {
             Abort::Stopped => MateResult::Stopped,
-            Abort::Limit | Abort::Soft => MateResult::Timeout,
+            Abort::Limit | Abort::Soft | Abort::Halted => MateResult::Timeout,
         };
         return finish(&s, result, None, false);
     }
