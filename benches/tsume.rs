@@ -42,3 +42,21 @@ fn zuko_1_tail(bencher: Bencher, plies: usize) {
         assert_eq!(r.length, Some(plies));
     });
 }
+
+/// The 45-ply tail with one and with two searchers on one table (`hayate mate --threads`): the second searcher's
+/// gain in wall time, side by side.
+#[divan::bench(args = [1, 2], sample_count = 1, sample_size = 1)]
+fn zuko_1_tail_45_searchers(bencher: Bencher, threads: usize) {
+    let pos =
+        tsume_position::<Shogi>(ZUKO_1_TAILS[1].0, DefenderHand::FillIfEmpty).expect("valid sfen");
+    let limits = MateLimits {
+        hash_mb: 256,
+        threads,
+        ..MateLimits::default()
+    };
+    bencher.bench(|| {
+        let r = solve(&pos, &limits, &AtomicBool::new(false), None);
+        assert!(matches!(r.result, MateResult::Mate(_)));
+        assert_eq!(r.length, Some(45));
+    });
+}

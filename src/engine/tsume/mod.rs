@@ -313,6 +313,23 @@ fn run<V: Variant>(
     // shortening a long mate (proving no shorter one) can cost far more than the proof: it gets a share of the
     // time left, and the line is then read from the table (Microcosmos: proven after about half a minute, while
     // the search for a mate two plies shorter had not ended after two more minutes)
+    let futile = limits.futile_interpositions;
+    let checked = |pv: Option<Vec<Move>>| {
+        let pv = pv.ok_or_else(|| "proven, but the table lost part of the line".to_string())?;
+        let length = line::verify(pos, &pv, futile)
+            .map_err(|e| format!("the line found does not verify: {e}"))?;
+        Ok::<_, String>((pv, length))
+    };
+    // Under a limit the first proof's line is read at once, while its proofs are all in the table: the
+    // shortening's searches replace some of them, and a line read afterwards that must prove them again can run
+    // out of time (Microcosmos with two searchers: proven after 16-25 s, then once in four runs no line by the
+    // 60 s limit). That line is reported, not proven shortest, if the later one cannot be.
+    let limited = limits.time.is_some() || limits.nodes.is_some();
+    let first_line = if limits.shortest && limited && r.len >= 3 {
+        checked(line::principal_line(&mut s, r.len, false)).ok()
+    } else {
+        None
+    };
     s.set_soft_deadline(limits.shortening_share);
     let (len, shortest) = if limits.shortest {
         line::shorten(&mut s, r.len)
@@ -323,22 +340,21 @@ fn run<V: Variant>(
     let exact = s.aborted.is_none();
     let pv = line::principal_line(&mut s, len, exact);
     log::debug!("tsume: line read, {} nodes, {:?}", s.nodes, s.elapsed());
-    let Some(pv) = pv else {
-        log::warn!("tsume: proven, but the table lost part of the line");
-        return finish(&s, MateResult::Timeout, None, false);
+    let (pv, length, shortest) = match (checked(pv), first_line) {
+        (Ok((pv, length)), _) => (pv, length, shortest),
+        (Err(e), Some((pv, length))) => {
+            log::warn!("tsume: {e}; the first proof's line reported");
+            (pv, length, false)
+        }
+        (Err(e), None) => {
+            log::error!("tsume: {e}");
+            return finish(&s, MateResult::Timeout, None, false);
+        }
     };
-    match line::verify(pos, &pv, limits.futile_interpositions) {
-        Ok(length) => {
-            let pv = line::prefer_no_surplus(&mut s, pv, length, limits.futile_interpositions);
-            let surplus = line::surplus_after(pos, &pv);
-            MateReport {
-                surplus,
-                ..finish(&s, MateResult::Mate(pv), Some(length), shortest)
-            }
-        }
-        Err(e) => {
-            log::error!("tsume: the line found does not verify: {e}");
-            finish(&s, MateResult::Timeout, None, false)
-        }
+    let pv = line::prefer_no_surplus(&mut s, pv, length, futile);
+    let surplus = line::surplus_after(pos, &pv);
+    MateReport {
+        surplus,
+        ..finish(&s, MateResult::Mate(pv), Some(length), shortest)
     }
 }
