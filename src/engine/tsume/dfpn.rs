@@ -310,9 +310,10 @@ impl<'a, V: Variant> Searcher<'a, V> {
             .parallel
             .filter(|p| !p.helper)
             .map_or(0, |p| p.helper_nodes.load(Ordering::Relaxed));
+        let nodes = self.nodes + others;
         MateProgress {
-            nodes: self.nodes + others,
-            nps: (self.nodes * 1000).checked_div(ms).unwrap_or(0),
+            nodes,
+            nps: (nodes * 1000).checked_div(ms).unwrap_or(0),
             hashfull: self.tt.hashfull(),
             time_ms: ms,
         }
