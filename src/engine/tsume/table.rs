@@ -128,11 +128,7 @@ impl Table {
         if self.buckets >= self.capacity || self.used * 2 < self.buckets * BUCKET {
             return;
         }
-        self.grow_to((self.buckets * 2).min(self.capacity));
-    }
-
-    /// Spreads the entries over `buckets` buckets (more than now).
-    fn grow_to(&mut self, buckets: usize) {
+        let buckets = (self.buckets * 2).min(self.capacity);
         self.used -= spread(&mut self.entries, self.buckets, buckets);
         self.buckets = buckets;
     }
