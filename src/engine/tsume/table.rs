@@ -166,36 +166,10 @@ impl Table {
         r
     }
 
-    /// Looks up the position with board key `key`, attacker hand `hand`, searched with `depth` plies left.
-    /// A proof applies when its pieces are dominated by `hand` and it is short enough; a disproof when its
-    /// pieces dominate `hand` and it held for at least `depth`. Otherwise the exact entry's numbers are returned,
-    /// tightened by the unsolved entries of dominated and dominating hands (a stronger hand is at least as hard
-    /// to disprove, a weaker one at least as hard to prove).
-    pub fn probe(
-        &self,
-        key: u64,
-        hand: HandBits,
-        depth: u16,
-        default_pn: u32,
-        default_dn: u32,
-    ) -> Probe {
-        self.entries[self.bucket(key)].probe(key, hand, depth, default_pn, default_dn)
-    }
-
-    /// Stores a result. A proof or disproof also drops the entries of the same board that it makes redundant.
-    #[allow(clippy::too_many_arguments)]
-    pub fn store(
-        &mut self,
-        key: u64,
-        hand: HandBits,
-        pn: u32,
-        dn: u32,
-        len: u16,
-        mv: u16,
-        amount: u64,
-    ) {
+    /// [`TableRef::store`] on the table alone.
+    fn store_data(&mut self, key: u64, new: Data) {
         let b = self.bucket(key);
-        let (taken, freed) = self.entries[b].store(key, Data::new(hand, pn, dn, len, mv, amount));
+        let (taken, freed) = self.entries[b].store(key, new);
         self.used = self.used + taken as usize - freed;
         if taken {
             self.grow_if_full();
@@ -467,32 +441,8 @@ impl SharedRef<'_> {
         prefetch_bucket(self.table.base.wrapping_add(self.table.bucket(key)));
     }
 
-    /// [`Table::probe`].
-    pub fn probe(
-        &self,
-        key: u64,
-        hand: HandBits,
-        depth: u16,
-        default_pn: u32,
-        default_dn: u32,
-    ) -> Probe {
-        self.table
-            .with_bucket(key, |b| b.probe(key, hand, depth, default_pn, default_dn))
-    }
-
-    /// [`Table::store`].
-    #[allow(clippy::too_many_arguments)]
-    pub fn store(
-        &mut self,
-        key: u64,
-        hand: HandBits,
-        pn: u32,
-        dn: u32,
-        len: u16,
-        mv: u16,
-        amount: u64,
-    ) {
-        let new = Data::new(hand, pn, dn, len, mv, amount);
+    /// [`TableRef::store`] on a shared table.
+    fn store_data(&mut self, key: u64, new: Data) {
         let (taken, freed) = self.table.with_bucket(key, |b| b.store(key, new));
         self.pending += taken as isize - freed as isize;
         if self.pending.abs() >= PENDING {
@@ -531,6 +481,11 @@ impl TableRef<'_> {
         }
     }
 
+    /// Looks up the position with board key `key`, attacker hand `hand`, searched with `depth` plies left.
+    /// A proof applies when its pieces are dominated by `hand` and it is short enough; a disproof when its
+    /// pieces dominate `hand` and it held for at least `depth`. Otherwise the exact entry's numbers are returned,
+    /// tightened by the unsolved entries of dominated and dominating hands (a stronger hand is at least as hard
+    /// to disprove, a weaker one at least as hard to prove).
     #[inline(always)]
     pub fn probe(
         &self,
@@ -540,12 +495,14 @@ impl TableRef<'_> {
         default_pn: u32,
         default_dn: u32,
     ) -> Probe {
+        let probe = |b: &Bucket| b.probe(key, hand, depth, default_pn, default_dn);
         match self {
-            TableRef::Own(t) => t.probe(key, hand, depth, default_pn, default_dn),
-            TableRef::Shared(t) => t.probe(key, hand, depth, default_pn, default_dn),
+            TableRef::Own(t) => probe(&t.entries[t.bucket(key)]),
+            TableRef::Shared(r) => r.table.with_bucket(key, |b| probe(b)),
         }
     }
 
+    /// Stores a result. A proof or disproof also drops the entries of the same board that it makes redundant.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub fn store(
@@ -558,9 +515,10 @@ impl TableRef<'_> {
         mv: u16,
         amount: u64,
     ) {
+        let new = Data::new(hand, pn, dn, len, mv, amount);
         match self {
-            TableRef::Own(t) => t.store(key, hand, pn, dn, len, mv, amount),
-            TableRef::Shared(t) => t.store(key, hand, pn, dn, len, mv, amount),
+            TableRef::Own(t) => t.store_data(key, new),
+            TableRef::Shared(r) => r.store_data(key, new),
         }
     }
 
@@ -601,7 +559,7 @@ impl Data {
 }
 
 impl Bucket {
-    /// [`Table::probe`] in this bucket.
+    /// [`TableRef::probe`] in this bucket.
     fn probe(
         &self,
         key: u64,
@@ -688,7 +646,7 @@ impl Bucket {
         r
     }
 
-    /// [`Table::store`] in this bucket: whether the entry took an empty slot, and how many entries it made
+    /// [`TableRef::store`] in this bucket: whether the entry took an empty slot, and how many entries it made
     /// redundant and freed.
     fn store(&mut self, key: u64, new: Data) -> (bool, usize) {
         let tag = tag(key);
@@ -763,17 +721,27 @@ mod tests {
         let mut t = Table::new(1);
         let g = HandBits::EMPTY.plus(Kind::Gold);
         let gs = g.plus(Kind::Silver);
-        t.store(42, g, 0, INF, 5, 0, 10);
-        assert_eq!(t.probe(42, gs, 100, 1, 1).pn, 0);
+        TableRef::Own(&mut t).store(42, g, 0, INF, 5, 0, 10);
+        assert_eq!(TableRef::Own(&mut t).probe(42, gs, 100, 1, 1).pn, 0);
         assert_eq!(
-            t.probe(42, gs, 3, 1, 1).pn,
+            TableRef::Own(&mut t).probe(42, gs, 3, 1, 1).pn,
             1,
             "a 5-ply proof is no proof within 3 plies"
         );
-        assert_eq!(t.probe(42, HandBits::EMPTY, 100, 1, 1).pn, 1);
-        t.store(7, gs, INF, 0, DEPTH_INF, 0, 10);
-        assert_eq!(t.probe(7, g, 100, 1, 1).dn, 0);
-        assert_eq!(t.probe(7, gs.plus(Kind::Rook), 100, 1, 1).dn, 1);
+        assert_eq!(
+            TableRef::Own(&mut t)
+                .probe(42, HandBits::EMPTY, 100, 1, 1)
+                .pn,
+            1
+        );
+        TableRef::Own(&mut t).store(7, gs, INF, 0, DEPTH_INF, 0, 10);
+        assert_eq!(TableRef::Own(&mut t).probe(7, g, 100, 1, 1).dn, 0);
+        assert_eq!(
+            TableRef::Own(&mut t)
+                .probe(7, gs.plus(Kind::Rook), 100, 1, 1)
+                .dn,
+            1
+        );
         assert!(t.hashfull() < 1000);
     }
 
@@ -794,7 +762,7 @@ mod tests {
             })
             .collect();
         for (i, &k) in keys.iter().enumerate() {
-            t.store(
+            TableRef::Own(&mut t).store(
                 k,
                 HandBits::EMPTY,
                 0,
@@ -811,7 +779,7 @@ mod tests {
         assert_eq!(held, t.used, "the count of entries in use stays exact");
         let mut found = 0;
         for (i, &k) in keys.iter().enumerate() {
-            let p = t.probe(k, HandBits::EMPTY, DEPTH_INF, 1, 1);
+            let p = TableRef::Own(&mut t).probe(k, HandBits::EMPTY, DEPTH_INF, 1, 1);
             if p.found {
                 assert_eq!((p.pn, p.len), (0, (i % 100) as u16), "key {i}");
                 found += 1;
@@ -831,7 +799,7 @@ mod tests {
         t.share(|shared| {
             std::thread::scope(|scope| {
                 for half in 0..2u64 {
-                    let mut r = shared.join();
+                    let mut r = TableRef::Shared(shared.join());
                     scope.spawn(move || {
                         for i in (1 + half * 20_000)..=(20_000 + half * 20_000) {
                             r.pause_if_growing();
@@ -849,7 +817,7 @@ mod tests {
             .sum();
         assert_eq!(held, t.used, "the count of entries in use stays exact");
         for i in 1..=40_000u64 {
-            let p = t.probe(key(i), HandBits::EMPTY, DEPTH_INF, 1, 1);
+            let p = TableRef::Own(&mut t).probe(key(i), HandBits::EMPTY, DEPTH_INF, 1, 1);
             assert_eq!((p.pn, p.len), (0, (i % 100) as u16), "key {i}");
         }
     }
@@ -861,11 +829,11 @@ mod tests {
             .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
             .collect();
         for (i, &k) in keys.iter().enumerate() {
-            t.store(k, HandBits::EMPTY, 0, INF, (i % 100) as u16, 0, 1);
+            TableRef::Own(&mut t).store(k, HandBits::EMPTY, 0, INF, (i % 100) as u16, 0, 1);
         }
         assert!(t.buckets > START_BUCKETS, "the table grew");
         for (i, &k) in keys.iter().enumerate() {
-            let p = t.probe(k, HandBits::EMPTY, DEPTH_INF, 1, 1);
+            let p = TableRef::Own(&mut t).probe(k, HandBits::EMPTY, DEPTH_INF, 1, 1);
             assert_eq!((p.pn, p.len), (0, (i % 100) as u16), "key {i}");
         }
     }
