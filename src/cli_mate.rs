@@ -33,7 +33,8 @@ pub struct MateArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub hash: u64,
-    /// Searchers for the first proof, on one shared table (the shortening pass and the line use one).
+    /// Searchers for the root searches (the first proof and the shortening pass's), on one shared table; the
+    /// line is read by one.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: u64,
     /// Report the first mate found without the shortening pass.

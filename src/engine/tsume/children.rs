@@ -117,22 +117,15 @@ pub fn evaluate(or_node: bool, children: &[Child]) -> ((u32, u32), (usize, u32, 
     (numbers, (best, second.min(INF), sum - d as u64))
 }
 
-/// The active child other than `except` with the least proof (OR node) or disproof (AND node) number below
-/// `INF` whose position no searcher is in, if there is one: where another searcher is in the best child.
-pub fn idle_alternative(
-    or_node: bool,
-    children: &[Child],
-    except: usize,
-    busy: &BusyTable,
-) -> Option<usize> {
+/// At a defender's node, the active evasion other than `except` with the least disproof number below `INF`
+/// whose position no searcher is in, if there is one: where another searcher is in the best evasion.
+pub fn idle_evasion(children: &[Child], except: usize, busy: &BusyTable) -> Option<usize> {
     let mut alt = None;
-    let mut alt_phi = INF;
+    let mut alt_dn = INF;
     for (i, c) in children.iter().enumerate() {
-        let phi = if or_node { c.pn } else { c.dn };
-        if i != except && phi < alt_phi && active(or_node, children, c) && !busy.is_busy(c.full_key)
-        {
+        if i != except && c.dn < alt_dn && active(false, children, c) && !busy.is_busy(c.full_key) {
             alt = Some(i);
-            alt_phi = phi;
+            alt_dn = c.dn;
         }
     }
     alt

@@ -21,9 +21,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::children::{
-    evaluate, idle_alternative, link_promotions, one_plus_epsilon, Child, NO_PREV,
-};
+use super::children::{evaluate, idle_evasion, link_promotions, one_plus_epsilon, Child, NO_PREV};
 use super::estimates::Estimates;
 use super::hands::HandBits;
 use super::moves::{
@@ -644,7 +642,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
                 // 将棋図巧 No. 1, two searchers, first proof (measured with every node marked): 14.2 M nodes in
                 // 2.41 s (one searcher: 12.2 M, 3.72 s); turning aside at both kinds of node 30.5 M in 5.53 s, at
                 // the attacker's only 26.7 M in 4.19 s, nowhere 27.1 M in 5.05 s (the two follow one path).
-                if let Some(alt) = idle_alternative(false, &children, best, b) {
+                if let Some(alt) = idle_evasion(&children, best, b) {
                     // at a defender's node the sum is of proof numbers, the least of disproof numbers
                     sum_except = sum_except + children[best].pn as u64 - children[alt].pn as u64;
                     second = children[best].dn;

@@ -59,7 +59,8 @@ pub struct MateLimits {
     /// Under a time limit, the share of the time left after the proof that optional work may take: the
     /// shortening and the checks that the line's defence is the longest. The line is then read from the table.
     pub shortening_share: f64,
-    /// Searchers for the first proof, on one shared table (the shortening and the line that follow use one).
+    /// Searchers for the root searches (the first proof and the shortening pass's), on one shared table; the
+    /// line is read by one.
     pub threads: usize,
 }
 
@@ -181,7 +182,7 @@ pub fn tsume_position<V: Variant>(
 }
 
 /// Stack for the solver's thread: the search recurses once per ply and mates may be over a thousand plies long.
-pub(crate) const STACK_BYTES: usize = 256 << 20;
+pub(super) const STACK_BYTES: usize = 256 << 20;
 
 /// Solves the position for the side to move, with a new table of `limits.hash_mb` megabytes.
 pub fn solve<V: Variant>(
@@ -322,7 +323,7 @@ fn run<V: Variant>(
     };
     // Under a limit the first proof's line is read at once, while its proofs are all in the table: the
     // shortening's searches replace some of them, and a line read afterwards that must prove them again can run
-    // out of time (Microcosmos with two searchers: proven after 16-25 s, then once in four runs no line by the
+    // out of time (Microcosmos with two searchers: proven within 16 s, then once in four runs no line by the
     // 60 s limit). That line is reported, not proven shortest, if the later one cannot be.
     let limited = limits.time.is_some() || limits.nodes.is_some();
     let first_line = if limits.shortest && limited && r.len >= 3 {
