@@ -140,9 +140,12 @@ pub fn export(rec: &Record, format: &str, names: &[String; 2]) -> Result<String,
         "usi" => Ok(rec.position_command()),
         "record" | "csa" => {
             let Some(ending) = rec.ending else {
-                return Err(format!(
-                    "a {format} record holds a finished game; export usi instead"
-                ));
+                let what = if format == "csa" {
+                    "a CSA record"
+                } else {
+                    "a record line"
+                };
+                return Err(format!("{what} holds a finished game; export usi instead"));
             };
             let line = RecordLine {
                 outcome: ending.outcome,
@@ -165,13 +168,15 @@ pub fn export(rec: &Record, format: &str, names: &[String; 2]) -> Result<String,
     }
 }
 
+/// Whether a trimmed line has a CSA record's shape. Pasted text may hold any characters, so it is read
+/// by characters: a byte index into it may fall inside one.
 fn is_csa_line(l: &str) -> bool {
     l.starts_with("V2")
         || l == "PI"
         || l.starts_with("P1")
-        || (l.len() == 7
-            && (l.starts_with('+') || l.starts_with('-'))
-            && l[1..5].bytes().all(|b| b.is_ascii_digit()))
+        || (l.chars().count() == 7
+            && l.starts_with(['+', '-'])
+            && l.chars().skip(1).take(4).all(|c| c.is_ascii_digit()))
 }
 
 /// CSA piece names and their SFEN letters (promoted names with `+`).
@@ -216,11 +221,15 @@ fn import_csa(text: &str) -> Result<Record, String> {
         if l == "+" || l == "-" {
             black = l == "+";
         } else if let Some(rest) = l.strip_prefix("P+").or_else(|| l.strip_prefix("P-")) {
-            let side = usize::from(l.as_bytes()[1] == b'-');
-            for chunk in rest.as_bytes().chunks(4) {
-                let name = std::str::from_utf8(chunk.get(2..4).ok_or_else(|| bad(l))?)
-                    .map_err(|_| bad(l))?;
-                let letter = csa_letter(name)
+            let side = usize::from(l.starts_with("P-"));
+            // pieces in hand as `00FU`: four characters each
+            let chars: Vec<char> = rest.chars().collect();
+            for chunk in chars.chunks(4) {
+                if chunk.len() != 4 || chunk[..2] != ['0', '0'] {
+                    return Err(bad(l));
+                }
+                let name: String = chunk[2..].iter().collect();
+                let letter = csa_letter(&name)
                     .filter(|x| !x.starts_with('+') && *x != "K")
                     .ok_or_else(|| bad(l))?;
                 hands[side].push_str(&if side == 0 {
@@ -229,8 +238,11 @@ fn import_csa(text: &str) -> Result<Record, String> {
                     letter.to_lowercase()
                 });
             }
-        } else if l.starts_with('P') && l.len() >= 2 && l.as_bytes()[1].is_ascii_digit() {
-            rows.push(csa_row(&l[2..]).ok_or_else(|| bad(l))?);
+        } else if let Some(row) = l
+            .strip_prefix('P')
+            .and_then(|r| r.strip_prefix(|c: char| c.is_ascii_digit()))
+        {
+            rows.push(csa_row(row).ok_or_else(|| bad(l))?);
         } else if l.starts_with('+') || l.starts_with('-') {
             // several moves may share a line, separated by commas
             moves.extend(
@@ -259,24 +271,24 @@ fn import_csa(text: &str) -> Result<Record, String> {
     } else {
         return Err("CSA: a board needs the nine lines P1 to P9".into());
     };
-    let mut rec = Record::new(GameKind::Shogi, start.as_deref())?;
-    for m in moves {
-        let usi = csa_move(&rec, m).ok_or_else(|| bad(m))?;
-        rec.play(&usi)?;
-    }
-    Ok(rec)
+    Record::new(GameKind::Shogi, start.as_deref())?.with_moves_read(moves, |m, is_legal| {
+        csa_move(m, is_legal).ok_or_else(|| bad(m))
+    })
 }
 
 /// One board row of a CSA `P<n>` line: nine fields of three characters, files 9 to 1.
 fn csa_row(s: &str) -> Option<String> {
-    // a trailing ` * ` may have lost its last space to an editor or to trimming
-    let s = format!("{s:<27}");
-    let b = s.as_bytes();
+    let mut chars: Vec<char> = s.chars().collect();
+    // a trailing ` * ` may have lost its last spaces to an editor or to trimming
+    if chars.len() > 27 {
+        return None;
+    }
+    chars.resize(27, ' ');
     let mut row = String::new();
     let mut empty = 0;
-    for i in 0..9 {
-        let f = std::str::from_utf8(&b[i * 3..i * 3 + 3]).ok()?;
-        if f == " * " {
+    for f in chars.chunks(3) {
+        let name: String = f[1..].iter().collect();
+        if f[0] == ' ' && name == "* " {
             empty += 1;
             continue;
         }
@@ -284,10 +296,10 @@ fn csa_row(s: &str) -> Option<String> {
             row.push_str(&empty.to_string());
             empty = 0;
         }
-        let letter = csa_letter(&f[1..])?;
-        match &f[..1] {
-            "+" => row.push_str(letter),
-            "-" => row.push_str(&letter.to_lowercase()),
+        let letter = csa_letter(&name)?;
+        match f[0] {
+            '+' => row.push_str(letter),
+            '-' => row.push_str(&letter.to_lowercase()),
             _ => return None,
         }
     }
@@ -299,30 +311,27 @@ fn csa_row(s: &str) -> Option<String> {
 
 /// A CSA move (`+7776FU`, `-0055KA`, `+2822RY`) in USI, promotion read from the legal moves: when both the
 /// promotion and the plain move are legal, a promoted piece name means the promotion.
-fn csa_move(rec: &Record, m: &str) -> Option<String> {
-    let b = m.as_bytes();
-    if b.len() != 7 || !b[1..5].iter().all(u8::is_ascii_digit) {
+fn csa_move(m: &str, is_legal: &dyn Fn(&str) -> bool) -> Option<String> {
+    let c: Vec<char> = m.chars().collect();
+    if c.len() != 7 || !c[1..5].iter().all(char::is_ascii_digit) {
         return None;
     }
-    let sq = |f: u8, r: u8| format!("{}{}", f as char, (b'a' + (r - b'1')) as char);
-    if !(b'1'..=b'9').contains(&b[3]) || !(b'1'..=b'9').contains(&b[4]) {
-        return None;
-    }
-    let to = sq(b[3], b[4]);
-    let letter = csa_letter(&m[5..7])?;
-    if &m[1..3] == "00" {
+    let square = |file: char, rank: char| -> Option<String> {
+        let r = rank.to_digit(10).filter(|r| (1..=9).contains(r))?;
+        let rank_letter = char::from(b'a' + u8::try_from(r - 1).ok()?);
+        (file != '0').then(|| format!("{file}{rank_letter}"))
+    };
+    let to = square(c[3], c[4])?;
+    let name: String = c[5..].iter().collect();
+    let letter = csa_letter(&name)?;
+    if c[1] == '0' && c[2] == '0' {
         return Some(format!("{letter}*{to}"));
     }
-    if !(b'1'..=b'9').contains(&b[2]) {
-        return None;
-    }
-    let plain = format!("{}{to}", sq(b[1], b[2]));
+    let plain = format!("{}{to}", square(c[1], c[2])?);
     let promoted = format!("{plain}+");
-    let legal = rec.view().legal;
-    let has = |x: &String| legal.contains(x);
-    match (has(&plain), has(&promoted)) {
+    match (is_legal(&plain), is_legal(&promoted)) {
         (true, true) if letter.starts_with('+') => Some(promoted),
-        (_, true) if !has(&plain) => Some(promoted),
+        (false, true) => Some(promoted),
         _ => Some(plain),
     }
 }
@@ -372,5 +381,117 @@ mod tests {
             export(&r, "record", &names).unwrap(),
             "1-0 checkmate sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1 moves G*5b"
         );
+    }
+
+    mod properties {
+        use super::*;
+        use crate::matches::judge::{Outcome, Reason};
+        use proptest::prelude::*;
+        use proptest::test_runner::Config;
+
+        fn config(cases: u32) -> Config {
+            Config {
+                cases,
+                failure_persistence: None,
+                ..Config::default()
+            }
+        }
+
+        /// Lines shaped like the formats the importer detects, with characters of several bytes where one is
+        /// expected.
+        fn line() -> impl Strategy<Value = String> {
+            prop_oneof![
+                Just("V2.2".to_string()),
+                Just("PI".to_string()),
+                Just("+".to_string()),
+                Just("%TORYO".to_string()),
+                "P[1-9][ +*A-Zéあ-]{0,30}",
+                "P[+-][0-9A-Zéあ]{0,14}",
+                "[+-][0-9é]{4}[A-Zéあ]{1,2}",
+                "N[+-].{0,6}",
+                "(1-0|0-1) [a-z]{0,6} sfen [0-9a-zA-Z+/]{0,20} [bw] [-0-9A-Za-z]{0,3} 1 moves [0-9a-i*+ ]{0,20}",
+                "(position )?(startpos|sfen [0-9a-zA-Z+/]{0,40} [bwé] - 1)( moves [0-9a-iéあ*+ ]{0,30})?",
+                ".{0,40}",
+            ]
+        }
+
+        /// A random legal game of `kind` from `start` (a handicap name or the start position), `plies` long at
+        /// most, its moves drawn by `seed`.
+        fn random_game(kind: GameKind, start: usize, plies: usize, mut seed: u64) -> Record {
+            let names = start_names(kind);
+            let sfen = start_sfen(kind, Some(&names[start % names.len()])).unwrap();
+            let mut rec = Record::new(kind, sfen.as_deref()).unwrap();
+            for _ in 0..plies {
+                let legal = rec.view().legal;
+                if legal.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let pick = usize::try_from((seed >> 33) % legal.len() as u64).unwrap_or(0);
+                rec.play(&legal[pick]).unwrap();
+            }
+            rec
+        }
+
+        fn kind_of(i: u8) -> GameKind {
+            [GameKind::Shogi, GameKind::Minishogi, GameKind::Yari][usize::from(i % 3)]
+        }
+
+        proptest! {
+            #![proptest_config(config(3000))]
+
+            #[test]
+            fn any_text_is_imported_or_refused_without_panic(
+                lines in prop::collection::vec(line(), 0..12),
+                current in 0u8..3,
+            ) {
+                let text = lines.join("\n");
+                if let Ok(rec) = import(&text, kind_of(current)) {
+                    // what was accepted is a game the rules core replays to the same place
+                    let again = Record::new(rec.kind, Some(&rec.start_sfen))
+                        .and_then(|r| r.with_moves(rec.moves.iter().map(String::as_str)));
+                    prop_assert_eq!(again.map(|r| r.sfen()), Ok(rec.sfen()));
+                }
+            }
+        }
+
+        proptest! {
+            #![proptest_config(config(400))]
+
+            #[test]
+            fn every_export_imports_back_to_the_same_game(
+                kind in 0u8..3,
+                start in 0usize..6,
+                plies in 0usize..90,
+                seed in any::<u64>(),
+            ) {
+                let kind = kind_of(kind);
+                let rec = random_game(kind, start, plies, seed);
+                let names = ["Sente".to_string(), "Gote".to_string()];
+                let usi = export(&rec, "usi", &names).unwrap();
+                let back = import(&usi, GameKind::Shogi).unwrap();
+                prop_assert_eq!((&back.start_sfen, &back.moves, back.kind), (&rec.start_sfen, &rec.moves, kind));
+                let sfen = export(&rec, "sfen", &names).unwrap();
+                prop_assert_eq!(import(&sfen, GameKind::Shogi).unwrap().sfen(), rec.sfen());
+                // a finished game: the record line and (9x9) the CSA record
+                let mut done = rec.clone();
+                if done.ending.is_none() {
+                    done.ending = Some(crate::gui::record::Ending { outcome: Outcome::Draw, reason: Reason::MaxPlies });
+                }
+                let line = export(&done, "record", &names).unwrap();
+                let back = import(&line, GameKind::Shogi).unwrap();
+                prop_assert_eq!((&back.start_sfen, &back.moves), (&rec.start_sfen, &rec.moves));
+                match export(&done, "csa", &names) {
+                    Ok(csa) => {
+                        prop_assert_eq!(kind, GameKind::Shogi);
+                        let back = import(&csa, GameKind::Minishogi).unwrap();
+                        prop_assert_eq!((&back.start_sfen, &back.moves), (&rec.start_sfen, &rec.moves));
+                    }
+                    Err(_) => prop_assert_ne!(kind, GameKind::Shogi),
+                }
+            }
+        }
     }
 }

@@ -60,10 +60,34 @@ impl Record {
         &self,
         moves: impl IntoIterator<Item = &'a str>,
     ) -> Result<Record, String> {
+        self.with_moves_read(moves, |m, _| Ok(m.to_string()))
+    }
+
+    /// The same game with `moves` played, each first read into USI by `to_usi` (which may ask whether a USI
+    /// move is legal where it is played), or the first bad one's error (`self` is not changed). The moves are
+    /// played on one referee, so an import is linear in the game's length: playing them one by one with
+    /// [`Record::play`] replays the game before each.
+    pub fn with_moves_read<'a>(
+        &self,
+        moves: impl IntoIterator<Item = &'a str>,
+        to_usi: impl Fn(&str, &dyn Fn(&str) -> bool) -> Result<String, String>,
+    ) -> Result<Record, String> {
         let mut rec = self.clone();
-        for m in moves {
-            rec.play(m)?;
-        }
+        with_variant!(self.kind, V => {
+            let mut judge = self.replay::<V>();
+            for m in moves {
+                if rec.ending.is_some() {
+                    return Err("the game is over".into());
+                }
+                let usi = {
+                    let legal = |u: &str| judge.position().parse_move(u).is_ok();
+                    to_usi(m, &legal)?
+                };
+                let ending = judge.play(&usi)?.or_else(|| judge.no_moves());
+                rec.moves.push(usi);
+                rec.ending = ending.map(|(outcome, reason)| Ending { outcome, reason });
+            }
+        });
         Ok(rec)
     }
 

@@ -3,8 +3,10 @@
 //! with the job's id so that the answer to a search the page has since abandoned is recognised and dropped.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
-use std::thread;
+use std::sync::Arc;
+use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use crate::matches::engine::{Engine, EngineSpec, Polled};
@@ -39,10 +41,15 @@ pub enum Event {
     Failed { message: String },
 }
 
-/// A handle on the thread; dropping it makes the engine quit.
+/// A handle on the thread; dropping it ends the engine and waits until its process is gone, so that a page
+/// restarting an engine never has two of its processes at once.
 pub struct Worker {
     pub kind: GameKind,
-    jobs: Sender<Job>,
+    /// `None` only while dropping: the closed channel is what tells an idle thread to quit.
+    jobs: Option<Sender<Job>>,
+    /// Ends the engine's waits at once: the handshake, a search that has not answered yet.
+    cancel: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
 }
 
 impl Worker {
@@ -55,11 +62,24 @@ impl Worker {
     ) -> Worker {
         let (tx, rx) = mpsc::channel();
         let label = spec.name.clone().unwrap_or_else(|| spec.fallback_name());
-        thread::spawn(move || {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let cancelled = Arc::clone(&cancel);
+        let thread = thread::spawn(move || {
             let send = |e: Event| {
-                let _ = events.send((index, e));
+                // a worker being dropped was ended on purpose: its failure is no news for the page, and
+                // the engine that replaces it shares its index
+                if !cancelled.load(Ordering::Relaxed) {
+                    let _ = events.send((index, e));
+                }
             };
-            match Engine::start(&spec, kind, &label, START_TIMEOUT) {
+            let started = Engine::start_cancellable(
+                &spec,
+                kind,
+                &label,
+                START_TIMEOUT,
+                Some(Arc::clone(&cancelled)),
+            );
+            match started {
                 Ok(engine) => {
                     if let Err(message) = serve(engine, &rx, &send) {
                         send(Event::Failed { message });
@@ -70,11 +90,31 @@ impl Worker {
                 }),
             }
         });
-        Worker { kind, jobs: tx }
+        Worker {
+            kind,
+            jobs: Some(tx),
+            cancel,
+            thread: Some(thread),
+        }
     }
 
     pub fn send(&self, job: Job) {
-        let _ = self.jobs.send(job);
+        if let Some(jobs) = &self.jobs {
+            let _ = jobs.send(job);
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+        self.jobs = None;
+        if let Some(t) = self.thread.take() {
+            // the thread quits the engine (a short grace, then a kill) and waits for the process
+            if t.join().is_err() {
+                log::error!("gui: an engine's worker thread panicked");
+            }
+        }
     }
 }
 

@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -146,6 +147,9 @@ pub struct Engine {
     label: String,
     /// False once stdout closed or the process was killed.
     alive: bool,
+    /// Set by the owner to abandon waits on this engine (a GUI page restarting it), as a match's interrupt
+    /// does for all engines.
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 /// Reads one line of at most `cap` bytes (the rest of a longer line is consumed and dropped). Returns false at end
@@ -257,6 +261,18 @@ impl Engine {
         label: &str,
         timeout: Duration,
     ) -> Result<Engine, StartError> {
+        Engine::start_cancellable(spec, variant, label, timeout, None)
+    }
+
+    /// [`Engine::start`], whose waits (the handshake's and every later one) end as interrupted once `cancel`
+    /// is set.
+    pub fn start_cancellable(
+        spec: &EngineSpec,
+        variant: GameKind,
+        label: &str,
+        timeout: Duration,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Result<Engine, StartError> {
         let mut cmd = Command::new(&spec.cmd);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -283,6 +299,7 @@ impl Engine {
             advertised: Vec::new(),
             label: label.to_string(),
             alive: true,
+            cancel,
         };
         let deadline = Instant::now() + timeout;
         engine.send("usi");
@@ -329,7 +346,7 @@ impl Engine {
     /// is seen within that time.
     pub fn next_event(&mut self, deadline: Instant) -> Polled {
         loop {
-            if interrupt::requested() {
+            if interrupt::requested() || self.cancelled() {
                 return Polled::Interrupted;
             }
             if !self.alive {
@@ -351,6 +368,12 @@ impl Engine {
                 }
             }
         }
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
     /// Reads lines until one whose first word is `word`; returns the lines before it.

@@ -3,6 +3,8 @@
 //! sente-loses rule), the entering-king declaration (CSA rule, 28 points as sente and 27 as gote, 9×9 only). The
 //! same judge checks openings, live games ([`super::play`]) and replayed records ([`super::record`]).
 
+use std::collections::HashMap;
+
 use crate::rules::piece::Color;
 use crate::rules::position::Repetition;
 use crate::{EnteringKingRule, Position, Variant};
@@ -129,23 +131,23 @@ pub struct Judge<V: Variant> {
     pos: Position<V>,
     start_sfen: String,
     moves: Vec<String>,
+    /// How often each position (its key) has occurred: the history is scanned for a repetition only when
+    /// the current one has occurred often enough, so that judging a game stays linear in its length.
+    occurrences: HashMap<u64, u32>,
 }
 
 impl<V: Variant> Judge<V> {
     /// Starts from an SFEN; the start SFEN is kept normalised (with its move number).
     pub fn new(sfen: &str) -> Result<Self, String> {
         let pos = Position::<V>::from_sfen(sfen).map_err(|e| format!("bad SFEN '{sfen}': {e}"))?;
-        Ok(Judge {
-            start_sfen: pos.to_sfen(),
-            pos,
-            moves: Vec::new(),
-        })
+        Ok(Judge::from_position(pos))
     }
 
     /// Starts from a position already read and checked (a tsume problem, whose attacker may have no king).
     pub fn from_position(pos: Position<V>) -> Self {
         Judge {
             start_sfen: pos.to_sfen(),
+            occurrences: HashMap::from([(pos.key(), 1)]),
             pos,
             moves: Vec::new(),
         }
@@ -196,11 +198,15 @@ impl<V: Variant> Judge<V> {
         let m = self.pos.parse_move(usi).map_err(|e| e.to_string())?;
         self.pos.do_move(m);
         self.moves.push(usi.to_string());
+        *self.occurrences.entry(self.pos.key()).or_insert(0) += 1;
         Ok(self.repetition())
     }
 
     /// The result of the current position's fourth occurrence, if it is one.
     pub fn repetition(&self) -> Option<(Outcome, Reason)> {
+        if self.occurrences.get(&self.pos.key()).copied().unwrap_or(0) < REPETITIONS as u32 {
+            return None;
+        }
         // the whole game counts: a match has no null moves
         let verdict = self.pos.repetition_verdict(REPETITIONS, usize::MAX)?;
         let mover = self.pos.side_to_move();

@@ -8,5 +8,6 @@
 
 mod browser;
 mod cdp;
+mod hardening;
 mod protocol;
 mod server;

@@ -232,7 +232,7 @@ fn bad_messages_get_an_error_and_change_nothing() {
         ),
         (
             json!({"type": "export", "format": "record"}),
-            "a record record holds a finished game; export usi instead",
+            "a record line holds a finished game; export usi instead",
         ),
         (
             json!({"type": "import", "text": "hello world"}),

@@ -44,6 +44,11 @@ impl Server {
         }
     }
 
+    /// The server's process id (its engines are its children).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://127.0.0.1:{}{path}?token={}", self.port, self.token)
     }
