@@ -1,5 +1,6 @@
 //! `hayate gui`, driven as a page drives it: the real binary on a free port, every socket message and bad
-//! input over a WebSocket client ([`protocol`]), the HTTP access checks ([`protocol`]), and the page itself in
+//! input over a WebSocket client ([`protocol`]), what an attack on the socket found ([`hardening`]), the HTTP access checks ([`protocol`]) and the request head's
+//! edges: its limit, deadline, single Host and bare LF ([`http_edges`]), and the page itself in
 //! Debian's headless Chromium, moves played by clicking on each of the three boards ([`browser`], over the
 //! DevTools client in [`cdp`]).
 //!
@@ -9,5 +10,6 @@
 mod browser;
 mod cdp;
 mod hardening;
+mod http_edges;
 mod protocol;
 mod server;
