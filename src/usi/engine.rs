@@ -199,15 +199,15 @@ impl Engine {
             Ok(s) => s,
             Err(e) => return self.out.error(&e),
         };
-        if let Setting::LogFile(path) = &setting {
-            if let Err(e) = self.out.set_log(path) {
-                return self.out.error(&e);
+        let net = match setting.prepare(&self.out, self.options.variant) {
+            Ok(n) => n,
+            Err(e) => return self.out.error(&e),
+        };
+        if let Some(change) = net {
+            if let Some(loaded) = &change.loaded {
+                self.out.send(&format!("info string EvalFile: {loaded}"));
             }
-        }
-        if let Setting::EvalFile(path) = &setting {
-            if let Err(e) = self.load_net(path) {
-                return self.out.error(&format!("EvalFile: {e}"));
-            }
+            self.searcher().set_net(change.game, change.net);
         }
         self.options.apply(&setting);
         match setting {
@@ -219,24 +219,6 @@ impl Engine {
             Setting::ClearHash => self.searcher().clear(),
             _ => {}
         }
-    }
-
-    /// Loads a net for the selected game (an empty path: the embedded one again); on an error nothing changes.
-    fn load_net(&mut self, path: &str) -> Result<(), String> {
-        let game = self.options.variant;
-        let net = if path.is_empty() {
-            crate::engine::nnue::embedded(game)
-        } else {
-            let net = crate::engine::nnue::load(std::path::Path::new(path), game)
-                .map_err(|e| e.to_string())?;
-            self.out.send(&format!(
-                "info string EvalFile: {game} net {path} loaded ({} inputs, hidden {})",
-                net.inputs, net.hidden
-            ));
-            Some(net)
-        };
-        self.searcher().set_net(game, net);
-        Ok(())
     }
 
     /// `position startpos|sfen <SFEN> [moves ...]`; on any error the position stays as it was.

@@ -23,6 +23,7 @@ pub use engine::Engine;
 pub(crate) use game::with_game;
 pub use game::Game;
 pub use go::{parse_go, GoRequest};
+pub(crate) use options::NetChange;
 pub use options::{Options, Setting};
 pub use output::Output;
 pub use report::{info_line, usi_score};

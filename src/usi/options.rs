@@ -1,9 +1,14 @@
 //! Engine options: their values, the option list of the `usi` reply, and `setoption`, parsed into a checked
 //! [`Setting`] before anything changes, so that a bad value leaves every option as it was.
 
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::engine::nnue::{self, Network};
 use crate::engine::search::TimeOptions;
 use crate::{EnteringKingRule, GameKind};
 
+use super::output::Output;
 use super::truncate;
 
 /// Engine options, as set with `setoption`.
@@ -108,6 +113,49 @@ impl Setting {
             }),
             _ => return Err(format!("unknown option '{}'", truncate(name))),
         })
+    }
+}
+
+/// The net an `EvalFile` setting gives a game.
+pub(crate) struct NetChange {
+    pub game: GameKind,
+    /// None only where the embedded net is unusable (the tests rule that out).
+    pub net: Option<Arc<Network>>,
+    /// What was loaded from a file, for the front end to tell (None for the embedded net).
+    pub loaded: Option<String>,
+}
+
+impl Setting {
+    /// Does what a setting needs besides its value that can fail: opens the log file, reads the net file (for
+    /// `game`, the selected one). Both front ends call it before anything else changes, so that they refuse the
+    /// same values with the same reasons, and a refused setting leaves the engine as it was.
+    pub(crate) fn prepare(
+        &self,
+        out: &Output,
+        game: GameKind,
+    ) -> Result<Option<NetChange>, String> {
+        match self {
+            Setting::LogFile(path) => out.set_log(path).map(|()| None),
+            Setting::EvalFile(path) if path.is_empty() => Ok(Some(NetChange {
+                game,
+                net: nnue::embedded(game),
+                loaded: None,
+            })),
+            Setting::EvalFile(path) => {
+                let net =
+                    nnue::load(Path::new(path), game).map_err(|e| format!("EvalFile: {e}"))?;
+                let loaded = format!(
+                    "{game} net {path} loaded ({} inputs, hidden {})",
+                    net.inputs, net.hidden
+                );
+                Ok(Some(NetChange {
+                    game,
+                    net: Some(net),
+                    loaded: Some(loaded),
+                }))
+            }
+            _ => Ok(None),
+        }
     }
 }
 

@@ -16,7 +16,7 @@ use crate::engine::search::{Control, Limits, Searcher};
 use crate::rules::piece::Color;
 use crate::usi::job::{Halt, Job};
 use crate::usi::reader::Input;
-use crate::usi::{lock as lock_searcher, with_game, Game, Options, Output, Setting};
+use crate::usi::{lock as lock_searcher, with_game, Game, NetChange, Options, Output, Setting};
 use crate::GameKind;
 
 use super::clock::TimeControl;
@@ -62,6 +62,8 @@ pub struct Session {
     ready: bool,
     /// A `Clear_Hash` waiting for the searcher to be free.
     clear_pending: bool,
+    /// Nets read for `EvalFile`, in order, waiting for the searcher to be free.
+    nets_pending: Vec<NetChange>,
 }
 
 impl Default for Session {
@@ -89,6 +91,7 @@ impl Session {
             thinking: None,
             ready: false,
             clear_pending: false,
+            nets_pending: Vec::new(),
         }
     }
 
@@ -292,7 +295,13 @@ impl Session {
         let (hash, threads) = (self.options.hash_mb, self.options.threads);
         let (draw, max_moves) = (self.options.draw_value, self.options.max_moves_to_draw);
         let (rebuild, clear) = (!self.ready, self.clear_pending);
+        let nets = std::mem::take(&mut self.nets_pending);
+        let use_nnue = self.options.use_nnue;
         let mut s = self.searcher();
+        for change in nets {
+            s.set_net(change.game, change.net);
+        }
+        s.use_nnue = use_nnue;
         if rebuild {
             s.set_hash(hash);
             s.set_threads(threads);
@@ -502,10 +511,11 @@ impl Session {
             Ok(s) => s,
             Err(e) => return self.error(&e, line),
         };
-        if let Setting::LogFile(path) = &setting {
-            if let Err(e) = self.out.set_log(path) {
-                return self.error(&e, line);
-            }
+        // the same checks and the same reasons as USI's `setoption`
+        match setting.prepare(&self.out, self.options.variant) {
+            Ok(Some(change)) => self.nets_pending.push(change),
+            Ok(None) => {}
+            Err(e) => return self.error(&e, line),
         }
         if let Setting::Variant(kind) = setting {
             return self.switch_game(kind);

@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use crate::process::Engine;
-use crate::{ms, shared, MATED, MATE_IN_ONE, MINI_START, SHOGI_START, YARI_START};
+use crate::{ms, shared, MATED, MATE_IN_ONE, MINI_START, QUICK, SEARCH, SHOGI_START, YARI_START};
 
 /// Each of these gets exactly one `info string error:` line, leaves the position as it was, and the next
 /// `go depth 2` plays a legal move.
@@ -232,4 +232,183 @@ fn binary_garbage_gets_one_error() {
     e.send_raw(&all);
     e.expect_one_error("all bytes");
     e.go_legal("go depth 2");
+}
+
+/// A folder of its own for one test's files, removed when the test ends.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let d = std::env::temp_dir().join(format!("hayate-usi-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("cannot make the scratch folder");
+        Scratch(d)
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).display().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A minishogi net unlike the embedded one, so that a search shows which net is in use.
+fn custom_minishogi_net(path: &str) -> Vec<u8> {
+    use hayate::engine::nnue;
+    let game = hayate::GameKind::Minishogi;
+    let net = nnue::Network::with_weights(game, nnue::inputs(game), 16, |i| {
+        ((i * 31 + 7) % 17) as i16 - 8
+    });
+    let bytes = nnue::file::to_bytes(&net);
+    std::fs::write(path, &bytes).expect("cannot write the net");
+    bytes
+}
+
+/// What a search from the start position in a fresh game shows of the evaluation: each depth's score, node
+/// count and line (the clock's fields left out).
+fn search_signature(e: &mut Engine) -> Vec<String> {
+    e.accept("usinewgame");
+    e.accept("position startpos");
+    e.send("go depth 4");
+    let (best, before) = e.bestmove(SEARCH);
+    let mut sig: Vec<String> = before
+        .iter()
+        .filter(|l| l.starts_with("info depth ") && l.contains(" pv "))
+        .map(|l| {
+            let mut kept = Vec::new();
+            let mut words = l.split_whitespace();
+            while let Some(w) = words.next() {
+                if matches!(w, "time" | "nps" | "hashfull") {
+                    words.next();
+                } else {
+                    kept.push(w);
+                }
+            }
+            kept.join(" ")
+        })
+        .collect();
+    sig.push(best.text);
+    sig
+}
+
+/// An `EvalFile` that is no regular file is refused at once with one error line naming it: a named pipe with no
+/// writer (opening it must not wait for one), `/dev/stdin` (it must not eat the protocol's own lines), `/dev/zero`
+/// (it must not be read until memory runs out), a directory, a missing file. The net loaded before stays in use,
+/// the engine answers `isready`, plays, and ends on `quit`.
+#[cfg(unix)]
+#[test]
+fn eval_file_that_is_not_a_regular_file_is_refused_at_once_and_the_net_stays() {
+    let _cpu = shared();
+    let dir = Scratch::new("evalfile-kinds");
+    let net = dir.path("custom.nnue");
+    custom_minishogi_net(&net);
+    let fifo = dir.path("pipe.nnue");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("cannot run mkfifo");
+    assert!(made.success(), "mkfifo {fifo}: {made}");
+    let folder = dir.path("folder.nnue");
+    std::fs::create_dir(&folder).expect("cannot make the folder");
+    let missing = dir.path("missing.nnue");
+
+    let mut e = Engine::new();
+    e.accept("setoption name USI_Variant value minishogi");
+    e.send(&format!("setoption name EvalFile value {net}"));
+    let loaded = e.sync();
+    let want = format!("info string EvalFile: minishogi net {net} loaded (520 inputs, hidden 16)");
+    assert_eq!(loaded, [want]);
+    let with_custom = search_signature(&mut e);
+
+    let cases = [
+        (
+            fifo.as_str(),
+            format!("{fifo} is a named pipe, not a regular file"),
+        ),
+        ("/dev/stdin", "/dev/stdin is a".to_string()),
+        (
+            "/dev/zero",
+            "/dev/zero is a character device, not a regular file".to_string(),
+        ),
+        (
+            folder.as_str(),
+            format!("{folder} is a directory, not a regular file"),
+        ),
+        (missing.as_str(), format!("cannot read {missing}: ")),
+    ];
+    for (value, want) in &cases {
+        let t = Instant::now();
+        let msg = e.reject(&format!("setoption name EvalFile value {value}"));
+        let took = t.elapsed();
+        assert!(
+            msg.starts_with(&format!("info string error: EvalFile: {want}")),
+            "{value}: {msg}"
+        );
+        assert!(took < Duration::from_secs(2), "{value}: {:.0} ms", ms(took));
+        e.go_legal("go depth 1");
+    }
+    // the custom net is still the one in use: the same search, score for score and node for node
+    assert_eq!(search_signature(&mut e), with_custom);
+    // and it shows: the embedded net searches differently
+    e.accept("setoption name EvalFile value <empty>");
+    assert_ne!(search_signature(&mut e), with_custom);
+    e.send("quit");
+    let status = e.wait_exit(QUICK);
+    assert!(status.is_some_and(|s| s.success()), "quit: {status:?}");
+}
+
+/// A net file whose length is not the one its header implies is refused before its payload is read, with the
+/// path and both lengths; so is a file longer than any net can be, whatever its header. The previous net stays.
+#[test]
+fn eval_file_of_the_wrong_length_is_refused_with_both_lengths() {
+    let _cpu = shared();
+    let dir = Scratch::new("evalfile-length");
+    let net = dir.path("custom.nnue");
+    let bytes = custom_minishogi_net(&net);
+    let n = bytes.len();
+    let long = dir.path("long.nnue");
+    let mut longer = bytes.clone();
+    longer.push(0);
+    std::fs::write(&long, &longer).expect("cannot write the long net");
+    let short = dir.path("short.nnue");
+    std::fs::write(&short, &bytes[..n - 2]).expect("cannot write the short net");
+    // a valid header on a sparse file of 100 MiB: nothing of it is on disk, nothing of it may be read
+    let huge = dir.path("huge.nnue");
+    let f = std::fs::File::create(&huge).expect("cannot make the huge net");
+    std::io::Write::write_all(&mut &f, &bytes).expect("cannot write the huge net");
+    f.set_len(100 << 20).expect("cannot grow the huge net");
+    drop(f);
+
+    let mut e = Engine::new();
+    e.accept("setoption name USI_Variant value minishogi");
+    e.send(&format!("setoption name EvalFile value {net}"));
+    assert_eq!(e.sync().len(), 1, "the custom net loads");
+    let with_custom = search_signature(&mut e);
+    let cases = [
+        (
+            &long,
+            format!("{long} is {} bytes; its header implies {n}", n + 1),
+        ),
+        (
+            &short,
+            format!("{short} is {} bytes; its header implies {n}", n - 2),
+        ),
+        (
+            &huge,
+            format!("{huge} is {} bytes, more than any net file", 100 << 20),
+        ),
+    ];
+    for (value, want) in &cases {
+        let msg = e.reject(&format!("setoption name EvalFile value {value}"));
+        assert!(
+            msg.starts_with(&format!("info string error: EvalFile: {want}")),
+            "{value}: {msg}"
+        );
+        e.go_legal("go depth 1");
+    }
+    assert_eq!(search_signature(&mut e), with_custom);
 }

@@ -100,3 +100,125 @@ fn lines_that_are_not_text_or_too_long_get_one_error() {
     e.send("ping 1");
     assert_eq!(e.recv(QUICK, "pong"), "pong 1");
 }
+
+/// A folder of its own for one test's files, removed when the test ends.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let d = std::env::temp_dir().join(format!("hayate-xboard-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("cannot make the scratch folder");
+        Scratch(d)
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).display().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The reason USI gives for a setting it refuses (the text of its one `info string error: ...` line).
+fn usi_reason(name: &str, value: Option<&str>) -> String {
+    let mut u = Engine::spawn(&[]);
+    match value {
+        Some(v) => u.send(&format!("setoption name {name} value {v}")),
+        None => u.send(&format!("setoption name {name}")),
+    }
+    u.send("isready");
+    let (_, before) = u.wait_for(QUICK, "readyok", |l| l == "readyok");
+    match &before[..] {
+        [one] => match one.strip_prefix("info string error: ") {
+            Some(reason) => reason.to_string(),
+            None => u.fail(&format!("USI answered '{one}', not an error")),
+        },
+        _ => u.fail(&format!("USI answered {before:?}, not one error line")),
+    }
+}
+
+/// Every option value USI refuses, XBoard refuses too, with the same reason in its own idiom
+/// (`Error (<reason>): option NAME=VALUE`) and nothing changed: bad numbers and names, and net files that are
+/// missing, no regular file (a named pipe with no writer, `/dev/stdin`, `/dev/zero`, a directory) or of the wrong
+/// length. Afterwards the engine answers `ping`, plays a legal move, and ends on `quit`.
+#[cfg(unix)]
+#[test]
+fn every_option_error_is_reported_as_usi_reports_it() {
+    let _cpu = shared();
+    let dir = Scratch::new("options");
+    let fifo = dir.path("pipe.nnue");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("cannot run mkfifo");
+    assert!(made.success(), "mkfifo {fifo}: {made}");
+    let folder = dir.path("folder.nnue");
+    std::fs::create_dir(&folder).expect("cannot make the folder");
+    let missing = dir.path("missing.nnue");
+    let long = dir.path("long.nnue");
+    let mut shogi_net = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/shogi.nnue"))
+        .expect("cannot read nets/shogi.nnue");
+    std::fs::write(dir.path("shogi.nnue"), &shogi_net).expect("cannot copy the net");
+    shogi_net.push(0);
+    std::fs::write(&long, &shogi_net).expect("cannot write the long net");
+
+    let bad: Vec<(&str, Option<&str>)> = vec![
+        ("USI_Hash", Some("0")),
+        ("Threads", Some("many")),
+        ("USI_Ponder", Some("maybe")),
+        ("USI_Ponder", None),
+        ("MultiPV", Some("601")),
+        ("USI_Variant", Some("chess")),
+        ("NetworkDelay", Some("-1")),
+        ("MinimumThinkingTime", Some("60001")),
+        ("SlowMover", Some("9")),
+        ("ResignValue", Some("x")),
+        ("DrawValue", Some("-30001")),
+        ("EnteringKingRule", Some("CSARule99")),
+        ("MaxMovesToDraw", Some("100001")),
+        ("UseNNUE", Some("yes")),
+        ("LogFile", Some("/nonexistent-dir-hayate-test/log.txt")),
+        ("NoSuchOption", Some("1")),
+        ("EvalFile", Some(&missing)),
+        ("EvalFile", Some(&fifo)),
+        ("EvalFile", Some("/dev/stdin")),
+        ("EvalFile", Some("/dev/zero")),
+        ("EvalFile", Some(&folder)),
+        ("EvalFile", Some(&long)),
+    ];
+    let mut e = Engine::new();
+    e.accept("force");
+    e.accept(&format!("setboard {FEN}"));
+    for (name, value) in bad {
+        let reason = usi_reason(name, value);
+        let line = match value {
+            Some(v) => format!("option {name}={v}"),
+            None => format!("option {name}"),
+        };
+        // the quoted command is cut at 60 characters
+        let want = format!(
+            "Error ({reason}): {}",
+            line.chars().take(60).collect::<String>()
+        );
+        assert_eq!(e.one_reply(&line), want);
+        assert_eq!(e.fen(), FEN, "after '{line}'");
+    }
+    // good values are taken silently, a net file too
+    e.accept(&format!("option EvalFile={}", dir.path("shogi.nnue")));
+    e.accept("option EvalFile=");
+    e.accept("option UseNNUE=true");
+    e.accept("sd 1");
+    e.send("go");
+    let (m, _) = e.engine_move(crate::SEARCH);
+    let pos: hayate::Position<hayate::Shogi> =
+        hayate::xboard::fen::parse_fen(FEN).unwrap_or_else(|err| e.fail(&format!("{FEN}: {err}")));
+    if let Err(r) = hayate::xboard::notation::parse_move(&pos, &m) {
+        e.fail(&format!("engine move '{m}' in {FEN}: {r:?}"));
+    }
+    e.send("quit");
+    assert!(e.wait_exit(QUICK).is_some_and(|s| s.success()), "quit");
+}

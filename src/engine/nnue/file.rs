@@ -18,6 +18,8 @@
 //! ```
 
 use std::fmt;
+use std::fs::{File, Metadata};
+use std::io::Read;
 use std::path::Path;
 
 use super::features::KING_BUCKETS;
@@ -30,6 +32,9 @@ pub const ARCHITECTURE: u32 = 1;
 pub const ARCHITECTURE_KING_BUCKETS: u32 = 2;
 pub const HEADER_SIZE: usize = 48;
 pub const MAX_HIDDEN: usize = 1024;
+/// No net file is longer (the largest a header can describe, a king-bucketed shogi net of the widest hidden
+/// layer, is about 43 MB): a longer file is refused before anything is allocated for it.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// The game's number in file headers (nets and training data).
 pub const fn game_code(g: GameKind) -> u8 {
@@ -48,6 +53,11 @@ pub fn game_from_code(c: u8) -> Option<GameKind> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NetError {
     Io(String),
+    // not a regular file (a named pipe, a device, a directory): reading it could block or never end
+    NotAFile { path: String, kind: &'static str },
+    TooLarge { path: String, len: u64 },
+    // `header`: the length the header implies
+    Length { path: String, len: u64, header: u64 },
     BadMagic,
     Version(u32),
     UnknownGame(u32),
@@ -64,6 +74,14 @@ impl fmt::Display for NetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NetError::Io(e) => write!(f, "{e}"),
+            NetError::NotAFile { path, kind } => write!(f, "{path} is {kind}, not a regular file"),
+            NetError::TooLarge { path, len } => write!(
+                f,
+                "{path} is {len} bytes, more than any net file ({MAX_FILE_BYTES} bytes)"
+            ),
+            NetError::Length { path, len, header } => {
+                write!(f, "{path} is {len} bytes; its header implies {header}")
+            }
             NetError::BadMagic => write!(f, "not a Hayate net file (bad magic)"),
             NetError::Version(v) => write!(f, "net file version {v} (this build reads {VERSION})"),
             NetError::UnknownGame(g) => write!(f, "net file names an unknown game ({g})"),
@@ -147,8 +165,18 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from(u32_at(b, at)) | (u64::from(u32_at(b, at + 4)) << 32)
 }
 
-/// Reads a net for `game`, whose input count is `game_inputs`, checking every header field.
-pub fn from_bytes(b: &[u8], game: GameKind, game_inputs: usize) -> Result<Network, NetError> {
+/// What a net file's header says, checked against the game.
+struct Header {
+    inputs: usize,
+    block: usize,
+    hidden: usize,
+    scale: i32,
+    /// The payload bytes the architecture and sizes imply.
+    payload: usize,
+}
+
+/// Reads and checks the header at the start of `b` (the header alone is enough).
+fn header(b: &[u8], game: GameKind, game_inputs: usize) -> Result<Header, NetError> {
     if b.len() < HEADER_SIZE || &b[..8] != MAGIC {
         return Err(NetError::BadMagic);
     }
@@ -184,8 +212,24 @@ pub fn from_bytes(b: &[u8], game: GameKind, game_inputs: usize) -> Result<Networ
     if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
         return Err(NetError::Hidden(hidden));
     }
-    let scale = u32_at(b, 28).min(100_000) as i32;
-    let expected = payload_size(inputs, hidden);
+    Ok(Header {
+        inputs,
+        block,
+        hidden,
+        scale: u32_at(b, 28).min(100_000) as i32,
+        payload: payload_size(inputs, hidden),
+    })
+}
+
+/// Reads a net for `game`, whose input count is `game_inputs`, checking every header field.
+pub fn from_bytes(b: &[u8], game: GameKind, game_inputs: usize) -> Result<Network, NetError> {
+    let Header {
+        inputs,
+        block,
+        hidden,
+        scale,
+        payload: expected,
+    } = header(b, game, game_inputs)?;
     let declared = u64_at(b, 32);
     let payload = &b[HEADER_SIZE..];
     if declared != expected as u64 || payload.len() != expected {
@@ -225,10 +269,93 @@ pub fn from_bytes(b: &[u8], game: GameKind, game_inputs: usize) -> Result<Networ
     })
 }
 
+/// Reads a net file for `game`. Only a regular file is read, and only as many bytes as its header implies: a
+/// named pipe, `/dev/stdin` or a device could block the protocol thread on input that never comes, or never end.
 pub fn load(path: &Path, game: GameKind, game_inputs: usize) -> Result<Network, NetError> {
-    let b = std::fs::read(path)
-        .map_err(|e| NetError::Io(format!("cannot read {}: {e}", path.display())))?;
-    from_bytes(&b, game, game_inputs)
+    let shown = || path.display().to_string();
+    let io = |e: std::io::Error| NetError::Io(format!("cannot read {}: {e}", path.display()));
+    // what the path names, before opening: where opening cannot be made non-blocking, this keeps a named pipe
+    // from being opened at all
+    regular(&std::fs::metadata(path).map_err(io)?, path)?;
+    let mut file = open_without_waiting(path).map_err(io)?;
+    // and what was opened: the path may have been replaced in between
+    let meta = file.metadata().map_err(io)?;
+    regular(&meta, path)?;
+    let len = meta.len();
+    if len > MAX_FILE_BYTES {
+        return Err(NetError::TooLarge { path: shown(), len });
+    }
+    let mut head = Vec::with_capacity(HEADER_SIZE);
+    (&mut file)
+        .take(HEADER_SIZE as u64)
+        .read_to_end(&mut head)
+        .map_err(io)?;
+    let expected = (HEADER_SIZE + header(&head, game, game_inputs)?.payload) as u64;
+    if len != expected {
+        return Err(NetError::Length {
+            path: shown(),
+            len,
+            header: expected,
+        });
+    }
+    let mut bytes = head;
+    bytes.reserve_exact(expected as usize - HEADER_SIZE);
+    // one byte more than the header implies shows a file that grew since its length was read
+    (&mut file)
+        .take(expected - HEADER_SIZE as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    from_bytes(&bytes, game, game_inputs)
+}
+
+/// Opens for reading without waiting: on Linux a named pipe with no writer would block `open` itself.
+fn open_without_waiting(path: &Path) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+/// Refuses anything but a regular file, saying what it is.
+fn regular(meta: &Metadata, path: &Path) -> Result<(), NetError> {
+    let t = meta.file_type();
+    if t.is_file() {
+        return Ok(());
+    }
+    let kind = if t.is_dir() {
+        "a directory"
+    } else {
+        special_kind(&t)
+    };
+    Err(NetError::NotAFile {
+        path: path.display().to_string(),
+        kind,
+    })
+}
+
+#[cfg(unix)]
+fn special_kind(t: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_fifo() {
+        "a named pipe"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "something else"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_: &std::fs::FileType) -> &'static str {
+    "something else"
 }
 
 pub fn save(net: &Network, path: &Path) -> Result<(), String> {

@@ -237,3 +237,90 @@ fn the_embedded_nets_load_and_the_search_uses_them_by_default() {
         assert!(s.net(game).is_some(), "{game}");
     }
 }
+
+/// The cap on a net file's length leaves room for the largest net a header can describe.
+#[test]
+fn the_largest_net_file_fits_under_the_cap() {
+    for game in GameKind::ALL {
+        let (n, h) = (inputs(game) * features::KING_BUCKETS, file::MAX_HIDDEN);
+        let len = file::HEADER_SIZE + 2 * (n * h + 3 * h) + 4;
+        assert!(len as u64 <= file::MAX_FILE_BYTES, "{game}: {len}");
+    }
+}
+
+/// `load` reads regular files of the length their header implies and nothing else, and says why.
+#[cfg(unix)]
+#[test]
+fn load_refuses_what_is_not_a_net_file_of_the_right_length() {
+    let dir = std::env::temp_dir().join(format!("hayate-nnue-load-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let net = random_net(GameKind::Minishogi, 16, 7);
+    let bytes = file::to_bytes(&net);
+    let good = dir.join("good.nnue");
+    std::fs::write(&good, &bytes).unwrap();
+    assert_eq!(
+        file::load(&good, GameKind::Minishogi, 520).as_ref(),
+        Ok(&net)
+    );
+
+    let long = dir.join("long.nnue");
+    std::fs::write(&long, [&bytes[..], &[0]].concat()).unwrap();
+    let fifo = dir.join("pipe.nnue");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let huge = dir.join("huge.nnue");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(file::MAX_FILE_BYTES + 1)
+        .unwrap();
+    let shown = |p: &std::path::Path| p.display().to_string();
+    let cases = [
+        (
+            long.clone(),
+            NetError::Length {
+                path: shown(&long),
+                len: bytes.len() as u64 + 1,
+                header: bytes.len() as u64,
+            },
+        ),
+        (
+            fifo.clone(),
+            NetError::NotAFile {
+                path: shown(&fifo),
+                kind: "a named pipe",
+            },
+        ),
+        (
+            dir.clone(),
+            NetError::NotAFile {
+                path: shown(&dir),
+                kind: "a directory",
+            },
+        ),
+        (
+            "/dev/zero".into(),
+            NetError::NotAFile {
+                path: "/dev/zero".into(),
+                kind: "a character device",
+            },
+        ),
+        (
+            huge.clone(),
+            NetError::TooLarge {
+                path: shown(&huge),
+                len: file::MAX_FILE_BYTES + 1,
+            },
+        ),
+    ];
+    for (path, want) in cases {
+        assert_eq!(
+            file::load(&path, GameKind::Minishogi, 520).unwrap_err(),
+            want
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
