@@ -47,12 +47,36 @@ impl Output {
             *log = None;
             return Ok(());
         }
-        match File::create(path) {
-            Ok(f) => {
-                *log = Some(f);
-                Ok(())
-            }
-            Err(e) => Err(format!("cannot open LogFile '{path}': {e}")),
-        }
+        let f = open_log(path).map_err(|e| format!("cannot open LogFile '{path}': {e}"))?;
+        *log = Some(f);
+        Ok(())
+    }
+}
+
+/// Opens a log for writing without ever waiting: a named pipe would block the open until a reader came, and
+/// every later line while its reader stalls, so only regular files and devices such as `/dev/null` are taken.
+fn open_log(path: &str) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let f = options.open(path)?;
+    let t = f.metadata()?.file_type();
+    #[cfg(unix)]
+    let device = {
+        use std::os::unix::fs::FileTypeExt;
+        t.is_char_device()
+    };
+    #[cfg(not(unix))]
+    let device = false;
+    if t.is_file() || device {
+        Ok(f)
+    } else {
+        Err(std::io::Error::other(
+            "not a regular file (a pipe or socket could block the engine)",
+        ))
     }
 }

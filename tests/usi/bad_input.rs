@@ -361,6 +361,43 @@ fn eval_file_that_is_not_a_regular_file_is_refused_at_once_and_the_net_stays() {
     assert!(status.is_some_and(|s| s.success()), "quit: {status:?}");
 }
 
+/// A LogFile that is a named pipe without a reader blocked the protocol thread in its open; it is refused at once,
+/// and a regular file or `/dev/null` is still taken.
+#[test]
+fn log_file_that_is_a_pipe_is_refused_at_once() {
+    let _cpu = shared();
+    let dir = Scratch::new("logfile-kinds");
+    let fifo = dir.path("log.pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("cannot run mkfifo");
+    assert!(made.success(), "mkfifo {fifo}: {made}");
+    let mut e = Engine::new();
+    let t = Instant::now();
+    let msg = e.reject(&format!("setoption name LogFile value {fifo}"));
+    assert!(
+        msg.starts_with(&format!(
+            "info string error: cannot open LogFile '{fifo}': "
+        )),
+        "{msg}"
+    );
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "{:.0} ms",
+        ms(t.elapsed())
+    );
+    e.accept("setoption name LogFile value /dev/null");
+    let log = dir.path("log.txt");
+    e.accept(&format!("setoption name LogFile value {log}"));
+    e.go_legal("go depth 1");
+    e.send("quit");
+    let status = e.wait_exit(QUICK);
+    assert!(status.is_some_and(|s| s.success()), "quit: {status:?}");
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(text.contains("> go depth 1"), "the log: {text}");
+}
+
 /// A net file whose length is not the one its header implies is refused before its payload is read, with the
 /// path and both lengths; so is a file longer than any net can be, whatever its header. The previous net stays.
 #[test]
