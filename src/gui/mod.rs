@@ -14,13 +14,13 @@
 mod access;
 mod assets;
 mod clock;
-mod formats;
+pub mod formats;
 mod http;
 mod info;
 pub mod protocol;
-mod record;
+pub mod record;
 mod server;
-mod session;
+pub mod session;
 mod socket;
 mod watch;
 mod worker;

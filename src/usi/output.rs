@@ -11,10 +11,28 @@ use std::sync::{Arc, Mutex};
 #[derive(Clone, Default)]
 pub struct Output {
     log: Arc<Mutex<Option<File>>>,
+    /// Lines kept here instead of written to stdout: a session driven in-process (the fuzz targets).
+    captured: Option<Arc<Mutex<Vec<String>>>>,
 }
 
 impl Output {
+    /// An output whose lines are kept in the returned list instead of written to stdout.
+    pub fn captured() -> (Output, Arc<Mutex<Vec<String>>>) {
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let out = Output {
+            captured: Some(Arc::clone(&lines)),
+            ..Output::default()
+        };
+        (out, lines)
+    }
+
     pub fn send(&self, line: &str) {
+        if let Some(lines) = &self.captured {
+            if let Ok(mut l) = lines.lock() {
+                l.push(line.to_string());
+            }
+            return self.log_line("<", line);
+        }
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
         let _ = writeln!(out, "{line}");

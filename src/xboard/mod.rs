@@ -21,7 +21,7 @@ use std::sync::mpsc::Receiver;
 
 use crate::usi::reader::{spawn_reader, Input};
 
-use session::Session;
+pub use session::Session;
 
 /// Runs a CECP session on stdin/stdout until `quit` or end of input (`hayate xboard`; the `xboard` line may
 /// still come and is then a no-op).

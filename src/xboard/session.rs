@@ -74,11 +74,16 @@ impl Default for Session {
 
 impl Session {
     pub fn new() -> Self {
+        Session::with_output(Output::default())
+    }
+
+    /// A session whose protocol lines go to `out`: [`Output::captured`] drives one in-process.
+    pub fn with_output(out: Output) -> Self {
         let options = Options::default();
         let searcher = Searcher::new(options.threads, 1);
         let control = searcher.control();
         Session {
-            out: Output::default(),
+            out,
             game: Game::start(options.variant),
             played: 0,
             options,
@@ -112,6 +117,32 @@ impl Session {
             }
         }
         self.withdraw();
+    }
+
+    /// One input line as if read from the GUI; `Break` for `quit`. The protocol loop is [`Session::run`]; this
+    /// drives a session in-process (the fuzz target).
+    pub fn feed(&mut self, line: &str) -> ControlFlow<()> {
+        self.out.log_line(">", line);
+        self.command(line)
+    }
+
+    /// Waits for a search for a move to end and plays its move; stops an analysis. What the session shows
+    /// after it no longer changes until the next line.
+    pub fn settle(&mut self) {
+        match self.thinking.as_ref().map(|t| t.purpose) {
+            Some(Purpose::Play) => {
+                if let Some(t) = self.thinking.take() {
+                    self.join(t);
+                }
+            }
+            Some(_) => self.withdraw(),
+            None => {}
+        }
+    }
+
+    /// The position as an XBoard FEN (what `d` shows).
+    pub fn fen(&self) -> String {
+        with_game!(&self.game, p, _V, to_fen(p))
     }
 
     /// Carries out one input line; `Break` for `quit`.

@@ -31,6 +31,8 @@ pub const VERSION: u32 = 1;
 pub const ARCHITECTURE: u32 = 1;
 pub const ARCHITECTURE_KING_BUCKETS: u32 = 2;
 pub const HEADER_SIZE: usize = 48;
+/// The largest output scale a net may give (centipawns per unit of its quantised output).
+const MAX_SCALE: u32 = 100_000;
 pub const MAX_HIDDEN: usize = 1024;
 /// No net file is longer (the largest a header can describe, a king-bucketed shogi net of the widest hidden
 /// layer, is about 43 MB): a longer file is refused before anything is allocated for it.
@@ -65,6 +67,7 @@ pub enum NetError {
     Architecture(u32),
     Inputs { file: usize, expected: usize },
     Hidden(usize),
+    Scale(u32),
     Size { file: usize, expected: usize },
     Hash { file: u64, computed: u64 },
     OutputWeight(i16),
@@ -97,6 +100,7 @@ impl fmt::Display for NetError {
             NetError::Inputs { file, expected } => {
                 write!(f, "net has {file} inputs, the game has {expected}")
             }
+            NetError::Scale(v) => write!(f, "net output scale {v} (must be 1 to {MAX_SCALE})"),
             NetError::Hidden(h) => write!(
                 f,
                 "net hidden size {h} (must be a multiple of 16, at most {MAX_HIDDEN})"
@@ -212,11 +216,16 @@ fn header(b: &[u8], game: GameKind, game_inputs: usize) -> Result<Header, NetErr
     if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
         return Err(NetError::Hidden(hidden));
     }
+    // refused rather than clamped: a net must write back to the bytes it was read from
+    let scale = u32_at(b, 28);
+    if !(1..=MAX_SCALE).contains(&scale) {
+        return Err(NetError::Scale(scale));
+    }
     Ok(Header {
         inputs,
         block,
         hidden,
-        scale: u32_at(b, 28).min(100_000) as i32,
+        scale: scale as i32,
         payload: payload_size(inputs, hidden),
     })
 }

@@ -222,6 +222,16 @@ fn mismatched_or_damaged_net_files_are_refused() {
         file::from_bytes(b"not a net", GameKind::Minishogi, 520).unwrap_err(),
         NetError::BadMagic
     );
+    // an output scale out of range is refused, not clamped (found by the net_file fuzz target: a net read with
+    // a clamped scale wrote back to other bytes)
+    for scale in [0u32, 100_001, u32::MAX] {
+        let mut odd = bytes.clone();
+        odd[28..32].copy_from_slice(&scale.to_le_bytes());
+        assert_eq!(
+            file::from_bytes(&odd, GameKind::Minishogi, 520).unwrap_err(),
+            NetError::Scale(scale)
+        );
+    }
 }
 
 #[test]
