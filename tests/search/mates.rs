@@ -249,9 +249,10 @@ fn stalemate_win_found_at_its_length() {
 }
 
 /// 将棋図巧 No. 1, 33 plies from its end, with a sente king added in the far corner: a mate far beyond the
-/// alpha-beta horizon. On the clock the tsume solver's slice proves it and the search plays it with `mate 33`
-/// (every move a check, the line replayed to checkmate); at a fixed depth the solver stays out of it and no mate
-/// is claimed.
+/// alpha-beta horizon. On the clock the tsume solver's slice proves it (in about 0.2 s; the slice is a
+/// thirty-second of the move's time) and, once the search has found no shorter mate in the rest of the move's
+/// time, it is played with `mate 33` (every move a check, the line replayed to checkmate); at a fixed depth the
+/// solver stays out of it and no mate is claimed.
 #[test]
 fn a_timed_search_plays_a_long_mate_the_solver_proves() {
     use hayate::rules::movegen::GenMode;
@@ -260,7 +261,7 @@ fn a_timed_search_plays_a_long_mate_the_solver_proves() {
     let s = Searcher::new(1, HASH_MB);
     let infos = Mutex::new(Vec::new());
     let limits = Limits {
-        movetime: Some(60_000),
+        movetime: Some(12_000),
         multipv: 1,
         ..Limits::default()
     };
@@ -297,4 +298,56 @@ fn a_timed_search_plays_a_long_mate_the_solver_proves() {
         "no mate claimed at depth 4: {}",
         r.score
     );
+}
+
+/// The solver mates by checks only, and a shorter mate may begin with a quiet move: here its slice proves a 5-ply
+/// mate by checks (3c2b 1a2a G*3a 5a3a 3b3a+), while the quiet gold drop G*2c mates in 3. On the clock the search
+/// still runs after the slice's proof and the mate in 3 is played and reported, under `movetime` and under byoyomi
+/// alike (the slice's mate in 5 was answered at once before, issue 50).
+#[test]
+fn a_quiet_mate_shorter_than_the_solvers_is_played_on_the_clock() {
+    use hayate::engine::search::Clock;
+    let p = pos::<Minishogi>("r3k/2Rsp/2B2/PGB2/1K3 b G 1");
+    let timed = [
+        Limits {
+            movetime: Some(3000),
+            multipv: 1,
+            ..Limits::default()
+        },
+        Limits {
+            clock: Some(Clock {
+                time: [0, 0],
+                inc: [0, 0],
+                byoyomi: 3000,
+            }),
+            multipv: 1,
+            ..Limits::default()
+        },
+        Limits {
+            clock: Some(Clock {
+                time: [60_000, 60_000],
+                inc: [0, 0],
+                byoyomi: 0,
+            }),
+            multipv: 1,
+            ..Limits::default()
+        },
+    ];
+    for limits in timed {
+        let s = Searcher::new(1, HASH_MB);
+        let last = Mutex::new(None);
+        let r = search(&s, &p, &limits, &|i: &Info| {
+            if let Ok(mut l) = last.lock() {
+                *l = Some(i.score);
+            }
+        });
+        assert_eq!(
+            (r.score, r.best.map(usi::<Minishogi>)),
+            (MATE - 3, Some("G*2c".to_string())),
+            "{:?}: {}",
+            limits.clock,
+            line::<Minishogi>(&r.pv)
+        );
+        assert_eq!(last.into_inner().ok().flatten(), Some(MATE - 3));
+    }
 }

@@ -1,8 +1,10 @@
 //! The tsume solver as a helper of the playing search: before the alpha-beta search of a move played on the
-//! clock, the df-pn solver gets a slice of the move's time on the root position. A mate it proves and verifies
-//! by replaying is played at once, with `score mate N` and the whole line as PV: alpha-beta finds mates only
+//! clock, the df-pn solver gets a slice of the move's time on the root position. Alpha-beta finds mates only
 //! within its horizon, while the solver proves the long forced mates that end a won game (a 33-ply one in well
-//! under a second). Nothing else claims a mate: an unproven line is never reported as one.
+//! under a second). The solver mates by checks only, and a shorter mate may begin with a quiet move: the search
+//! then still runs, and stops once it has searched twice as deep as the solver's mate is long; its own mate is
+//! played when it is as short, the solver's line otherwise (reported with `score mate N` and the whole line as
+//! PV). Nothing else claims a mate: an unproven line is never reported as one.
 //!
 //! The solver's table is kept between moves of the same game and side, so that the proof of the next move is
 //! mostly found in it: after the opponent's reply to a proven mate, the rest of the proof is already there.
@@ -48,6 +50,7 @@ pub struct MateProbe {
 }
 
 /// A proven mate for the side to move.
+#[derive(Clone)]
 pub struct ProvenMate {
     pub line: Vec<Move>,
     pub nodes: u64,

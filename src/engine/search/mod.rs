@@ -12,7 +12,7 @@
 //! The modules, from the front end inwards:
 //! - this one: what the front ends use (`Searcher`, `Limits`, `Info`, `SearchResult`, the mate scores);
 //! - `control`: the stop and ponder flags and the clock, shared with the front end while a search runs;
-//! - `mate_probe`: the tsume solver's slice of a timed move, which plays a proven long mate at once;
+//! - `mate_probe`: the tsume solver's slice of a timed move, which proves long mates the search cannot see;
 //! - `time`: how long a move may take (`budget`) and when an iteration is the last (`time_to_stop`);
 //! - `smp`: what the workers share, and the table of nodes being searched;
 //! - `driver`: one worker's iterative deepening, aspiration windows, root search, reports and polling;
@@ -35,7 +35,7 @@ mod time;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::engine::eval::GameEval;
 use crate::engine::nnue::{self, Network};
@@ -48,7 +48,7 @@ pub use control::Control;
 pub use time::{budget, Clock, TimeOptions, MAX_TIME_MS};
 
 use driver::Worker;
-use mate_probe::MateProbe;
+use mate_probe::{MateProbe, ProvenMate};
 use ordering::MoveOrdering;
 use smp::{build_pool, BusyTable, Shared};
 
@@ -289,8 +289,10 @@ impl Searcher {
         self.control.begin(limits.start, limits.ponder);
         self.tt.new_search();
         let (optimum, maximum) = budget(pos.side_to_move(), limits, time);
-        if let Some(r) = self.try_proven_mate(pos, limits, optimum, on_info) {
-            return r;
+        let proven = self.try_proven_mate(pos, limits, optimum);
+        if let Some(p) = proven.as_ref().filter(|p| p.line.len() <= 1) {
+            // a mate in one is the shortest there is
+            return self.play_proven_mate(pos, p.clone(), on_info);
         }
         let counters: Vec<AtomicU64> = (0..self.threads).map(|_| AtomicU64::new(0)).collect();
         let shared = Shared {
@@ -308,6 +310,7 @@ impl Searcher {
             deepest: Mutex::new(None),
             // a net of another game cannot be set (`set_net` callers load it for its game); checked anyway
             net: self.net(V::KIND).filter(|n| n.fits::<V>()).map(|n| &**n),
+            proven_mate: proven.as_ref().map(|p| p.line.len() as i32),
         };
         let result = Mutex::new(None);
         self.pool.scope(|s| {
@@ -341,6 +344,14 @@ impl Searcher {
         };
         let mut r = main.unwrap_or_else(SearchResult::no_move);
         r.nodes = nodes;
+        if let Some(mut p) = proven {
+            // the search's mate if it is as short as the solver's, the solver's line otherwise
+            let plies = p.line.len() as i32;
+            if r.best.is_none() || r.score < MATE - plies {
+                p.nodes += nodes;
+                return self.play_proven_mate(pos, p, on_info);
+            }
+        }
         if r.best.is_some() {
             self.mate_probe.record_score(pos.side_to_move(), r.score);
         }
@@ -349,14 +360,14 @@ impl Searcher {
 
     /// The tsume solver's slice (see `mate_probe`): only for a move on the clock with nothing asked of the
     /// search but a move (no pondering, infinite analysis, MultiPV, searchmoves, depth or node limit), so that
-    /// analysis and fixed-depth or fixed-node runs are what they were. A proven mate is reported and answered.
+    /// analysis and fixed-depth or fixed-node runs are what they were. The solver mates by checks only: a
+    /// shorter mate may begin with a quiet move, so the search still runs (see `Shared::proven_mate`).
     fn try_proven_mate<V: GameEval>(
         &self,
         pos: &Position<V>,
         limits: &Limits,
-        optimum: Option<std::time::Duration>,
-        on_info: &(dyn Fn(&Info) + Sync),
-    ) -> Option<SearchResult> {
+        optimum: Option<Duration>,
+    ) -> Option<ProvenMate> {
         let optimum = optimum?;
         if limits.ponder
             || limits.infinite
@@ -368,7 +379,16 @@ impl Searcher {
             return None;
         }
         let slice = self.mate_probe.slice(pos.side_to_move(), optimum);
-        let mate = self.mate_probe.solve(pos, slice, &self.control)?;
+        self.mate_probe.solve(pos, slice, &self.control)
+    }
+
+    /// Reports the solver's mate and answers with its first move.
+    fn play_proven_mate<V: GameEval>(
+        &self,
+        pos: &Position<V>,
+        mate: ProvenMate,
+        on_info: &(dyn Fn(&Info) + Sync),
+    ) -> SearchResult {
         let plies = mate.line.len() as i32;
         let score = MATE - plies;
         on_info(&Info {
@@ -384,14 +404,14 @@ impl Searcher {
             progress_only: false,
         });
         self.mate_probe.record_score(pos.side_to_move(), score);
-        Some(SearchResult {
+        SearchResult {
             best: mate.line.first().copied(),
             ponder: mate.line.get(1).copied(),
             pv: mate.line,
             score,
             depth: plies,
             nodes: mate.nodes,
-        })
+        }
     }
 }
 

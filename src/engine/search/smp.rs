@@ -43,6 +43,9 @@ pub(super) struct Shared<'a> {
     pub(super) busy: Option<&'a BusyTable>,
     /// The net of the game searched, if the search uses one.
     pub(super) net: Option<&'a Network>,
+    /// The length in plies of a mate the tsume solver proved before the search (by checks only): the search
+    /// carries on only to find a shorter one, which may begin with a quiet move.
+    pub(super) proven_mate: Option<i32>,
 }
 
 impl Shared<'_> {

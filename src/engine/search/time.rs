@@ -102,6 +102,14 @@ pub fn budget(
     )
 }
 
+/// Whether the move's time is lost when unused: `go movetime`, or byoyomi once the main time is spent.
+pub(super) fn per_move_only(limits: &Limits, side: Color) -> bool {
+    limits.movetime.is_some()
+        || limits
+            .clock
+            .is_some_and(|c| c.byoyomi > 0 && c.time[side.index()] == 0)
+}
+
 impl<V: GameEval> Worker<'_, V> {
     /// Whether the main worker should not start another iteration: a mate is proven, or the time spent makes
     /// finishing the next one within the budget unlikely (each iteration costs a few times the one before).
@@ -118,6 +126,15 @@ impl<V: GameEval> Worker<'_, V> {
         {
             return true;
         }
+        // With a mate by checks proven before the search, a shorter mate is what the search looks for: at twice
+        // the proven length, as for a mate it found itself, none shorter is left to find.
+        if self
+            .sh
+            .proven_mate
+            .is_some_and(|plies| depth as i64 >= 2 * plies as i64)
+        {
+            return true;
+        }
         let Some(optimum) = self.sh.optimum else {
             return false;
         };
@@ -130,14 +147,7 @@ impl<V: GameEval> Worker<'_, V> {
         // counts (a move that beat the best one there was searched with an open window, and is played). Stopping
         // when the next iteration looked unlikely to finish left up to two fifths of a movetime unused (9x9 bench
         // positions at `go movetime 10000`: about 6 s of the 10); YaneuraOu and Stockfish spend it all.
-        let side = self.sh.root_side.index();
-        let per_move_only = self.sh.limits.movetime.is_some()
-            || self
-                .sh
-                .limits
-                .clock
-                .is_some_and(|c| c.byoyomi > 0 && c.time[side] == 0);
-        if per_move_only {
+        if per_move_only(self.sh.limits, self.sh.root_side) {
             return false;
         }
         // spend more when the best move keeps changing or the score falls
