@@ -8,7 +8,7 @@
 //!
 //! Nets are per game. The search uses the net of its game when one is loaded and `UseNNUE` is on, the
 //! classical evaluation otherwise. Each game's net is embedded (`nets/minishogi.nnue`, `nets/shogi.nnue`,
-//! `nets/yari.nnue`); the README says how each was made.
+//! `nets/yari.nnue`); docs/nets.md says how each was made.
 
 pub mod accumulator;
 pub mod features;
@@ -39,7 +39,7 @@ pub fn load(path: &Path, game: GameKind) -> Result<Arc<Network>, NetError> {
 /// The net built into the binary for `game` (None only if its bytes fail the checks, which the tests rule out).
 pub fn embedded(game: GameKind) -> Option<Arc<Network>> {
     let bytes: &[u8] = match game {
-        // README ("Learned evaluation") gives the commands, seeds and sizes that made each net
+        // docs/nets.md gives the commands, seeds and sizes that made each net
         GameKind::Minishogi => include_bytes!("../../../nets/minishogi.nnue"),
         GameKind::Shogi => include_bytes!("../../../nets/shogi.nnue"),
         GameKind::Yari => include_bytes!("../../../nets/yari.nnue"),
