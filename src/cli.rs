@@ -28,7 +28,8 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaf nodes of the legal move tree, or check a perft suite file.
     Perft(PerftArgs),
-    /// Search a fixed list of positions to a fixed depth and report nodes and speed.
+    /// Search a fixed list of positions to a fixed depth and report nodes and speed; with no arguments (all
+    /// games, depth 8, one thread) the last line, `Bench: <nodes>`, is the search's signature.
     Bench(BenchArgs),
     /// Play a match between two USI engines (or check a record file with --verify).
     Match(MatchArgs),
@@ -100,10 +101,10 @@ impl ValueEnum for BenchGames {
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// The game, or all three.
-    #[arg(long, value_enum, ignore_case = true, default_value = GameKind::Shogi.name())]
+    #[arg(long, value_enum, ignore_case = true, default_value = "all")]
     pub variant: BenchGames,
     /// Search depth for every position.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i32).range(1..=100))]
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(i32).range(1..=100))]
     pub depth: i32,
     /// Search threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
@@ -180,8 +181,12 @@ pub fn run_bench(args: &BenchArgs) -> ExitCode {
         &|l| println!("{l}"),
         &|| false,
     );
-    for line in totals.iter().flat_map(|t| t.lines()) {
-        println!("{line}");
+    if let Some(t) = totals {
+        for line in t.lines() {
+            println!("{line}");
+        }
+        // last, for scripts and the signature test (tests/search/bench.rs)
+        println!("Bench: {}", t.nodes);
     }
     ExitCode::SUCCESS
 }
