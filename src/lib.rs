@@ -5,12 +5,17 @@
 //!   [`Variant`] trait and the [`GameKind`] that names a game at run time, positions with SFEN and USI notation,
 //!   legal move generation and perft. Everything is generic over the game's [`Variant`].
 //! - [`engine`]: evaluation, search (Lazy SMP), transposition table and `bench`, generic over the same games.
-//! - front ends: [`usi`] (the protocol loop), [`xboard`] (CECP, for XBoard and WinBoard) and [`matches`] (`hayate match`, hosting and judging other
-//!   engines); [`gui`] (`hayate gui`, a local web GUI, which hosts engines through [`matches`]); the command line
-//!   (`src/cli.rs`) belongs to the binary.
+//! - [`host`]: the engine host below the protocol front ends: the game being played, the options, the output
+//!   channel, search jobs and the stdin reader.
+//! - front ends: [`usi`] (the protocol loop), [`xboard`] (CECP, for XBoard and WinBoard) and
+//!   [`matches`](mod@matches) (`hayate match`, hosting and judging other engines); [`gui`] (`hayate gui`, a local
+//!   web GUI, which hosts engines through [`matches`](mod@matches)); [`learn`] (making nets). None imports another,
+//!   save the GUI's use of `matches` (`tests/layers.rs` checks this). The command line (`src/cli*.rs`) and the
+//!   choice of protocol by the first input line (`src/main.rs`) belong to the binary.
 
 pub mod engine;
 pub mod gui;
+pub mod host;
 pub mod learn;
 pub mod matches;
 pub mod rules;

@@ -24,8 +24,20 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         None => {
-            hayate::usi::run();
+            run_protocol();
             ExitCode::SUCCESS
         }
+    }
+}
+
+/// The protocol loop on stdin/stdout: USI, unless the first line (blank lines skipped) is `xboard`, which is how
+/// XBoard and WinBoard open a session; the rest of the input then goes to the CECP front end. The choice is made
+/// here, so that neither front end knows of the other.
+fn run_protocol() {
+    use hayate::host::reader::{first_input, spawn_reader, Input};
+    let rx = spawn_reader();
+    match first_input(&rx) {
+        Input::Line(l) if l.trim() == "xboard" => hayate::xboard::run_on(rx),
+        first => hayate::usi::run_on(rx, first),
     }
 }

@@ -11,7 +11,7 @@
 
 use std::ops::ControlFlow;
 
-use hayate::usi::Output;
+use hayate::host::Output;
 use hayate::xboard::Session;
 use libfuzzer_sys::fuzz_target;
 

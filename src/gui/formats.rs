@@ -3,8 +3,8 @@
 //! move goes through the rules core ([`Record`]) before it replaces the game.
 
 use super::record::Record;
+use crate::host::Game;
 use crate::matches::record::{csa_text, RecordLine};
-use crate::usi::Game;
 use crate::{with_variant, GameKind};
 
 /// Handicap start positions (RULES.md), the handicap giver (gote) to move.

@@ -212,7 +212,7 @@ fn csa_game(text: &str) -> Result<Game, String> {
 }
 
 fn line_game(rec: &RecordLine) -> Result<Game, String> {
-    let kind = crate::usi::Game::start(GameKind::Shogi)
+    let kind = crate::host::Game::start(GameKind::Shogi)
         .parse_sfen(&rec.start_sfen)
         .map_err(|e| format!("bad SFEN: {e}"))?
         .kind();

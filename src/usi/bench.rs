@@ -7,8 +7,8 @@ use crate::engine::bench::run_bench;
 use crate::engine::search::Searcher;
 use crate::GameKind;
 
-use super::job::{Halt, Reporter};
-use super::truncate;
+use crate::host::job::{Halt, Reporter};
+use crate::host::truncate;
 
 pub(super) const THREADS: usize = 1;
 pub(super) const HASH_MB: usize = 16;

@@ -14,17 +14,15 @@ use crate::rules::piece::Color;
 use crate::rules::position::notation::{parse_usi_move, MoveError};
 use crate::rules::position::sfen::square_name;
 
+use crate::host::job::{lock_searcher, Halt, Job, Reporter};
+use crate::host::reader::{spawn_reader, Input};
+use crate::host::{option_lines, truncate, with_game, Game, Options, Output, Setting};
+
 use super::bench;
-use super::game::{with_game, Game};
 use super::go::{parse_go, GoRequest};
-use super::job::{Halt, Job, Reporter};
 use super::mate::run_mate;
-use super::options::{option_lines, Options, Setting};
-use super::output::Output;
 use super::perft::{self, run_perft};
-use super::reader::{spawn_reader, Input};
 use super::search::run_search;
-use super::truncate;
 
 /// The engine: state owned by the protocol thread.
 pub struct Engine {
@@ -72,7 +70,7 @@ impl Engine {
     }
 
     /// Runs the loop on input that is already being read, starting with `first`, read from it before.
-    pub(crate) fn run_on(&mut self, rx: Receiver<Input>, first: Input) {
+    pub fn run_on(&mut self, rx: Receiver<Input>, first: Input) {
         let mut first = Some(first);
         loop {
             let input = first
@@ -149,7 +147,7 @@ impl Engine {
 
     /// The searcher, for a change between searches.
     fn searcher(&self) -> MutexGuard<'_, Searcher> {
-        lock(&self.searcher)
+        lock_searcher(&self.searcher)
     }
 
     /// Builds the table and the pool the options ask for, unless they are built already.
@@ -233,7 +231,7 @@ impl Engine {
                 let text = setup[1..].join(" ");
                 // UCI2WB passes XBoard's FEN (holdings in brackets) unchanged to engines that announce UCI_Variant
                 let parsed = if text.contains('[') {
-                    crate::xboard::fen::parse_game(self.game.kind(), &text)
+                    self.game.parse_xboard_fen(&text)
                 } else {
                     self.game.parse_sfen(&text).map_err(|e| e.to_string())
                 };
@@ -349,7 +347,7 @@ impl Engine {
         let game = self.game.clone();
         let options = self.options.clone();
         self.start("search", Halt::default(), move |report| {
-            let searcher = lock(&searcher);
+            let searcher = lock_searcher(&searcher);
             with_game!(
                 &game,
                 p,
@@ -406,14 +404,4 @@ impl Engine {
             with_game!(game, p, _V, run_perft(p, depth, &job_halt, &report));
         });
     }
-}
-
-/// Locks the searcher. A search that panicked leaves the lock poisoned; the table (plain atomics) and the pool
-/// are still sound, and refusing every later `go` would lose the game, so the engine goes on with them.
-pub(crate) fn lock(searcher: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
-    searcher.lock().unwrap_or_else(|e| {
-        log::warn!("a search panicked earlier; going on with its table");
-        searcher.clear_poison();
-        e.into_inner()
-    })
 }

@@ -2,7 +2,7 @@
 
 use crate::engine::search::{Clock, Limits};
 
-use super::truncate;
+use crate::host::truncate;
 
 /// A parsed `go` command.
 #[derive(Debug, Default)]

@@ -9,7 +9,7 @@ use crate::rules::position::notation::move_to_usi;
 use crate::rules::position::Position;
 use crate::rules::variant::Variant;
 
-use super::job::{Halt, Reporter};
+use crate::host::job::{Halt, Reporter};
 
 /// Solves `pos` within `time` milliseconds (None: until `stop`), with a table of `hash_mb` megabytes and
 /// `threads` searchers.

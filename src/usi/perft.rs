@@ -9,8 +9,8 @@ use crate::rules::position::notation::move_to_usi;
 use crate::rules::position::Position;
 use crate::rules::variant::Variant;
 
-use super::job::{Halt, Reporter};
-use super::truncate;
+use crate::host::job::{Halt, Reporter};
+use crate::host::truncate;
 
 /// Deeper counts never finish; the cap keeps the recursion (a move list a ply) well inside a thread's stack.
 const MAX_DEPTH: u32 = 64;

@@ -5,8 +5,9 @@ use crate::engine::search::{Info, Limits, SearchResult, Searcher};
 use crate::rules::position::notation::move_to_usi;
 use crate::rules::position::Position;
 
-use super::job::Reporter;
-use super::options::Options;
+use crate::host::job::Reporter;
+use crate::host::Options;
+
 use super::report::info_line;
 
 /// Searches `pos`, reports its progress and writes the answer.

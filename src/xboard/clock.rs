@@ -9,6 +9,7 @@
 use std::time::Instant;
 
 use crate::engine::search::{Clock, Limits, MAX_TIME_MS};
+use crate::host::truncate;
 use crate::rules::piece::Color;
 
 /// The time control of the game and the latest clock readings.
@@ -50,12 +51,8 @@ impl TimeControl {
         let [mps, base, inc] = args else {
             return Err("level needs MPS BASE INC".into());
         };
-        mps.parse::<u32>().map_err(|_| {
-            format!(
-                "moves per session '{}' is not a number",
-                super::truncate(mps)
-            )
-        })?;
+        mps.parse::<u32>()
+            .map_err(|_| format!("moves per session '{}' is not a number", truncate(mps)))?;
         let base = minutes_seconds(base)?;
         let inc = seconds(inc)?;
         self.per_move = PerMove::Clock { base, inc };
@@ -81,7 +78,7 @@ impl TimeControl {
                     self.depth = Some(n);
                     Ok(())
                 }
-                _ => Err(format!("depth '{}' is not in 1..100", super::truncate(d))),
+                _ => Err(format!("depth '{}' is not in 1..100", truncate(d))),
             },
             _ => Err("sd needs a depth".into()),
         }
@@ -99,7 +96,7 @@ impl TimeControl {
         };
         let cs: i64 = n
             .parse()
-            .map_err(|_| format!("'{}' is not a number", super::truncate(n)))?;
+            .map_err(|_| format!("'{}' is not a number", truncate(n)))?;
         let ms = (cs.max(0) as u64).saturating_mul(10).min(MAX_TIME_MS);
         if own {
             self.own = Some(ms);
@@ -132,7 +129,7 @@ impl TimeControl {
 
 /// `MIN`, `MIN:SEC` or a fraction of minutes, in ms.
 fn minutes_seconds(s: &str) -> Result<u64, String> {
-    let bad = || format!("time '{}' is not MIN or MIN:SEC", super::truncate(s));
+    let bad = || format!("time '{}' is not MIN or MIN:SEC", truncate(s));
     let ms = match s.split_once(':') {
         Some((m, sec)) => {
             let m: u64 = m.parse().map_err(|_| bad())?;
@@ -158,10 +155,7 @@ fn minutes_seconds(s: &str) -> Result<u64, String> {
 fn seconds(s: &str) -> Result<u64, String> {
     match s.parse::<f64>() {
         Ok(x) if x.is_finite() && x >= 0.0 => Ok((x * 1000.0).min(MAX_TIME_MS as f64) as u64),
-        _ => Err(format!(
-            "'{}' is not a number of seconds",
-            super::truncate(s)
-        )),
+        _ => Err(format!("'{}' is not a number of seconds", truncate(s))),
     }
 }
 

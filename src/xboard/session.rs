@@ -13,17 +13,16 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 use crate::engine::search::{Control, Limits, Searcher};
+use crate::host::job::{lock_searcher, Halt, Job};
+use crate::host::reader::Input;
+use crate::host::{truncate, with_game, Game, NetChange, Options, Output, Setting};
 use crate::rules::piece::Color;
-use crate::usi::job::{Halt, Job};
-use crate::usi::reader::Input;
-use crate::usi::{lock as lock_searcher, with_game, Game, NetChange, Options, Output, Setting};
+use crate::rules::position::xboard_fen::{parse_fen, to_fen};
 use crate::GameKind;
 
 use super::clock::TimeControl;
-use super::fen::{parse_fen, to_fen};
 use super::notation::{parse_move, Refusal};
 use super::think::{ending, lock, think, Purpose, Turn};
-use super::truncate;
 use super::variants::{announcement, feature_list};
 
 /// Whom the engine plays for.

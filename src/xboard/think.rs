@@ -12,12 +12,12 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use crate::engine::eval::GameEval;
 use crate::engine::search::{mate_in_moves, Info, Limits, Searcher};
 use crate::engine::tt::Bound;
+use crate::host::job::Reporter;
+use crate::host::Options;
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 use crate::rules::position::Position;
 use crate::rules::position::Repetition;
-use crate::usi::job::Reporter;
-use crate::usi::Options;
 use crate::EnteringKingRule;
 
 use super::notation::{line_text, move_text};

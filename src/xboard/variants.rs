@@ -16,11 +16,10 @@
 //! rook, which XBoard never forces to promote (Hayate promotes the yari bishop on the last rank itself). The
 //! pawn-drop-mate and repetition rules stay the engine's own.
 
+use crate::rules::position::xboard_fen::to_fen;
 use crate::rules::position::Position;
 use crate::rules::variant::{Minishogi, Yari};
 use crate::GameKind;
-
-use super::fen::to_fen;
 
 /// The `variants` feature: each game's XBoard name, then ours where it differs.
 pub fn feature_list() -> String {

@@ -214,8 +214,8 @@ fn every_option_error_is_reported_as_usi_reports_it() {
     e.accept("sd 1");
     e.send("go");
     let (m, _) = e.engine_move(crate::SEARCH);
-    let pos: hayate::Position<hayate::Shogi> =
-        hayate::xboard::fen::parse_fen(FEN).unwrap_or_else(|err| e.fail(&format!("{FEN}: {err}")));
+    let pos: hayate::Position<hayate::Shogi> = hayate::rules::position::xboard_fen::parse_fen(FEN)
+        .unwrap_or_else(|err| e.fail(&format!("{FEN}: {err}")));
     if let Err(r) = hayate::xboard::notation::parse_move(&pos, &m) {
         e.fail(&format!("engine move '{m}' in {FEN}: {r:?}"));
     }

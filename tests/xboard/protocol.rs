@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use hayate::xboard::fen::{parse_fen, to_fen};
+use hayate::rules::position::xboard_fen::{parse_fen, to_fen};
 use hayate::xboard::notation::parse_move;
 use hayate::{Minishogi, Position, Shogi, Variant, Yari};
 

@@ -8,6 +8,7 @@ pub mod notation;
 mod repetition;
 mod setup;
 pub mod sfen;
+pub mod xboard_fen;
 
 pub use repetition::{Repetition, RepetitionVerdict};
 

@@ -1,6 +1,6 @@
-//! The USI output channel: stdout carries protocol lines only, each written whole under the stdout lock and
-//! flushed at once (a GUI reads line by line and must never see half a line or wait for a buffer), and every line
-//! in and out is copied to the `LogFile` when one is set.
+//! The output channel of the protocol front ends: stdout carries protocol lines only, each written whole under
+//! the stdout lock and flushed at once (a GUI reads line by line and must never see half a line or wait for a
+//! buffer), and every line in and out is copied to the `LogFile` when one is set.
 
 use std::fs::File;
 use std::io::Write;

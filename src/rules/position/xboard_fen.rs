@@ -5,12 +5,13 @@
 //! when both are empty); the side to move is `w` for sente (XBoard's "white" moves first) and `b` for gote; any
 //! fields after it (castling and e.p. placeholders, move counters) are read but not needed. Conversion goes
 //! through SFEN, so that every check of [`Position::from_sfen`] applies to a `setboard` as well.
+//!
+//! The XBoard front end reads and writes it; the USI front end reads it too (UCI2WB passes XBoard's FEN on in
+//! `position sfen`), through the host's `Game::parse_xboard_fen`. It lives here, below both.
 
 use crate::rules::piece::{Color, Kind, HAND_KIND_COUNT};
 use crate::rules::position::Position;
 use crate::rules::variant::Variant;
-use crate::usi::Game;
-use crate::GameKind;
 
 /// The XBoard FEN of a position.
 pub fn to_fen<V: Variant>(pos: &Position<V>) -> String {
@@ -52,7 +53,7 @@ pub fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, String> {
         Some(s) => {
             return Err(format!(
                 "side to move must be 'w' or 'b', not '{}'",
-                super::truncate(s)
+                s.chars().take(40).collect::<String>()
             ))
         }
         None => return Err("FEN has no side to move".into()),
@@ -78,28 +79,6 @@ pub fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, String> {
     let ply = 2 * (full_moves - 1) + 1 + u32::from(side == "w");
     let sfen = format!("{board} {side} {hands} {ply}");
     Position::<V>::from_sfen(&sfen).map_err(|e| e.to_string())
-}
-
-/// Reads an XBoard FEN as a position of the game whose board shape it has, or else of `kind`. UCI2WB passes
-/// XBoard's FEN unchanged in `position sfen` to a USI engine that announces `UCI_Variant`, so the USI front end
-/// reads it with this.
-pub fn parse_game(kind: GameKind, fen: &str) -> Result<Game, String> {
-    let board = fen.split(['[', ' ']).next().unwrap_or("");
-    let ranks: Vec<&str> = board.split('/').collect();
-    let width = |rank: &str| -> usize {
-        rank.chars()
-            .map(|c| match c.to_digit(10) {
-                Some(d) => d as usize,
-                None => usize::from(c != '+'),
-            })
-            .sum()
-    };
-    let kind = GameKind::from_shape(ranks.len(), width(ranks[0])).unwrap_or(kind);
-    Ok(match kind {
-        GameKind::Shogi => Game::Shogi(parse_fen(fen)?),
-        GameKind::Minishogi => Game::Minishogi(parse_fen(fen)?),
-        GameKind::Yari => Game::Yari(parse_fen(fen)?),
-    })
 }
 
 /// XBoard's holdings (one letter per piece, `-` for none) as an SFEN hand field (a count before each letter).
@@ -166,15 +145,6 @@ mod tests {
         assert_eq!(p.to_sfen(), "4k4/9/9/9/9/9/9/9/4K4 b G2Pb 1");
         let p = parse_fen::<Minishogi>("rbsgk/4p/5/P4/KGSBR b").unwrap();
         assert_eq!(p.to_sfen(), "rbsgk/4p/5/P4/KGSBR w - 2");
-    }
-
-    #[test]
-    fn the_board_shape_chooses_the_game() {
-        let g = parse_game(GameKind::Shogi, "rbsgk/4p/5/P4/KGSBR[-] w 0 1").unwrap();
-        assert_eq!(g.kind(), GameKind::Minishogi);
-        let g = parse_game(GameKind::Minishogi, "4k2/7/7/7/7/7/7/7/3K3[] b").unwrap();
-        assert_eq!(g.kind(), GameKind::Yari);
-        assert!(parse_game(GameKind::Shogi, "4k3/8/8/8/8/8/8/4K3[] w").is_err());
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The stdin reader thread: it turns input into whole lines on a channel, so that the protocol thread never
-//! blocks on a read and one bad line (too long, not text) costs one error reply instead of the session.
+//! blocks on a read and one bad line (too long, not text) costs one error reply instead of the session. Every
+//! protocol front end reads its input through it.
 
 use std::io::{BufRead, Read};
 use std::sync::mpsc::{self, Receiver};
@@ -7,14 +8,16 @@ use std::sync::mpsc::{self, Receiver};
 /// The longest line read whole; the rest of a longer line is discarded and the line reported as an error.
 const MAX_LINE: usize = 64 * 1024;
 
-pub(crate) enum Input {
+/// One read from stdin.
+pub enum Input {
     Line(String),
     /// A line that was too long or not text.
     Bad(String),
     Eof,
 }
 
-pub(crate) fn spawn_reader() -> Receiver<Input> {
+/// Starts the reader thread; its lines, then `Eof`, come on the returned channel.
+pub fn spawn_reader() -> Receiver<Input> {
     let (tx, rx) = mpsc::channel();
     std::thread::Builder::new()
         .name("usi-reader".into())
@@ -31,6 +34,17 @@ pub(crate) fn spawn_reader() -> Receiver<Input> {
         })
         .unwrap_or_else(|e| panic!("cannot start the input thread: {e}"));
     rx
+}
+
+/// The first input that is not a blank line (a blank line means nothing in either protocol): what the binary
+/// chooses the protocol by, before handing `rx` on with it.
+pub fn first_input(rx: &Receiver<Input>) -> Input {
+    loop {
+        match rx.recv().unwrap_or(Input::Eof) {
+            Input::Line(l) if l.trim().is_empty() => continue,
+            first => return first,
+        }
+    }
 }
 
 fn read_line(input: &mut impl BufRead) -> Input {

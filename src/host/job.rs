@@ -3,10 +3,10 @@
 //! `stop`, `gameover`, `quit` or end of input.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
-use crate::engine::search::Control;
+use crate::engine::search::{Control, Searcher};
 
 use super::output::Output;
 
@@ -107,4 +107,14 @@ impl Job {
     pub(crate) fn halt(&self) {
         self.halt.halt();
     }
+}
+
+/// Locks the searcher. A search that panicked leaves the lock poisoned; the table (plain atomics) and the pool
+/// are still sound, and refusing every later `go` would lose the game, so the engine goes on with them.
+pub(crate) fn lock_searcher(searcher: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
+    searcher.lock().unwrap_or_else(|e| {
+        log::warn!("a search panicked earlier; going on with its table");
+        searcher.clear_poison();
+        e.into_inner()
+    })
 }

@@ -2,6 +2,7 @@
 
 use crate::rules::piece::Color;
 use crate::rules::position::sfen::SfenError;
+use crate::rules::position::xboard_fen::parse_fen;
 use crate::rules::position::Position;
 use crate::rules::variant::{Minishogi, Shogi, Yari};
 use crate::{with_variant, GameKind};
@@ -19,15 +20,15 @@ pub enum Game {
 macro_rules! with_game {
     ($game:expr, $p:ident, $V:ident, $body:expr) => {
         match $game {
-            $crate::usi::Game::Shogi($p) => {
+            $crate::host::Game::Shogi($p) => {
                 type $V = $crate::rules::variant::Shogi;
                 $body
             }
-            $crate::usi::Game::Minishogi($p) => {
+            $crate::host::Game::Minishogi($p) => {
                 type $V = $crate::rules::variant::Minishogi;
                 $body
             }
-            $crate::usi::Game::Yari($p) => {
+            $crate::host::Game::Yari($p) => {
                 type $V = $crate::rules::variant::Yari;
                 $body
             }
@@ -60,6 +61,28 @@ impl Game {
             let pos = Position::<V>::from_sfen(sfen)
                 .or_else(|e| Position::<V>::from_tsume_sfen(sfen).map_err(|_| e))?;
             Ok(Game::from(pos))
+        })
+    }
+
+    /// Reads an XBoard FEN as a position of the game whose board shape it has, or else of the current game.
+    /// UCI2WB passes XBoard's FEN unchanged in `position sfen` to a USI engine that announces `UCI_Variant`, so
+    /// the USI front end reads it with this.
+    pub fn parse_xboard_fen(&self, fen: &str) -> Result<Game, String> {
+        let board = fen.split(['[', ' ']).next().unwrap_or("");
+        let ranks: Vec<&str> = board.split('/').collect();
+        let width = |rank: &str| -> usize {
+            rank.chars()
+                .map(|c| match c.to_digit(10) {
+                    Some(d) => d as usize,
+                    None => usize::from(c != '+'),
+                })
+                .sum()
+        };
+        let kind = GameKind::from_shape(ranks.len(), width(ranks[0])).unwrap_or(self.kind());
+        Ok(match kind {
+            GameKind::Shogi => Game::Shogi(parse_fen(fen)?),
+            GameKind::Minishogi => Game::Minishogi(parse_fen(fen)?),
+            GameKind::Yari => Game::Yari(parse_fen(fen)?),
         })
     }
 
@@ -110,4 +133,23 @@ fn board_shape(sfen: &str) -> Option<(usize, usize)> {
         }
     }
     Some((ranks, width?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_board_shape_of_an_xboard_fen_chooses_the_game() {
+        let shogi = Game::start(GameKind::Shogi);
+        let g = shogi
+            .parse_xboard_fen("rbsgk/4p/5/P4/KGSBR[-] w 0 1")
+            .unwrap();
+        assert_eq!(g.kind(), GameKind::Minishogi);
+        let g = Game::start(GameKind::Minishogi)
+            .parse_xboard_fen("4k2/7/7/7/7/7/7/7/3K3[] b")
+            .unwrap();
+        assert_eq!(g.kind(), GameKind::Yari);
+        assert!(shogi.parse_xboard_fen("4k3/8/8/8/8/8/8/4K3[] w").is_err());
+    }
 }

@@ -1,0 +1,25 @@
+//! The engine host: what every protocol front end (USI, XBoard) runs the engine with, below them all and knowing
+//! none of them.
+//!
+//! The game being played as one value ([`Game`], with `with_game!` into the generic code), the engine's options
+//! and a checked change of one ([`Options`], [`Setting`], the net it loads: `NetChange`), the output channel
+//! ([`Output`]: whole lines to stdout, copied to the log file), work off the protocol thread (`job`: the job, its
+//! halt and reporter, and `lock_searcher`), the stdin reader thread ([`reader`]) and `truncate` for error
+//! messages. The binary reads the first line through [`reader`] and chooses the protocol from it.
+
+mod game;
+pub(crate) mod job;
+mod options;
+mod output;
+pub mod reader;
+
+pub(crate) use game::with_game;
+pub use game::Game;
+pub(crate) use options::NetChange;
+pub use options::{option_lines, Options, Setting};
+pub use output::Output;
+
+/// A word of the input as error messages quote it: at most 40 characters, so that one error line stays short.
+pub(crate) fn truncate(s: &str) -> String {
+    s.chars().take(40).collect()
+}
