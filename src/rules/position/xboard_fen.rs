@@ -163,4 +163,33 @@ mod tests {
             assert!(parse_fen::<Minishogi>(bad).is_err(), "{bad}");
         }
     }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+        use proptest::test_runner::Config;
+
+        fn check<V: Variant>(fen: &str) -> Result<(), TestCaseError> {
+            if let Ok(p) = parse_fen::<V>(fen) {
+                let printed = to_fen(&p);
+                let again = parse_fen::<V>(&printed).map_err(TestCaseError::fail)?;
+                prop_assert_eq!(to_fen(&again), printed);
+                prop_assert_eq!(again.key(), p.key());
+            }
+            Ok(())
+        }
+
+        proptest! {
+            #![proptest_config(Config { cases: 3000, failure_persistence: None, ..Config::default() })]
+
+            /// Any text is an XBoard FEN of each game or an error, never a panic; an accepted one prints back to
+            /// a FEN of the same position.
+            #[test]
+            fn fens_parse_or_refuse(fen in "[1-9rbsgkplnRBSGKPLN+/]{0,60}(\\[[A-Za-z+-é]{0,6}\\])? [wb] [0-9]{0,3} [0-9]{0,3}") {
+                check::<Shogi>(&fen)?;
+                check::<Minishogi>(&fen)?;
+                check::<Yari>(&fen)?;
+            }
+        }
+    }
 }
