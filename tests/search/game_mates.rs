@@ -94,6 +94,15 @@ fn check<V: GameEval>(c: &Case) -> Result<String, String> {
             c.plies
         ));
     }
+    // and by the older solver of main.rs (no memoised bounds, the same rules API), independently written
+    let mut q = p.clone();
+    let m = Solver::default().mate_length(&mut q, c.plies);
+    if m != Some(c.plies) {
+        return Err(format!(
+            "{what}: main.rs's solver finds {m:?}, not {} plies",
+            c.plies
+        ));
+    }
     // the first moves of the shortest mates: checks, quiet moves; the tag says which there are
     let (mut checks, mut quiets) = (0, 0);
     for &m in p.legal_moves().iter() {
