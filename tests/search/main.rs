@@ -5,6 +5,10 @@
 //!   `legal_moves`, `do_move`/`undo_move` and `key`. The engine must report `MATE - plies` exactly, and its best
 //!   move (and every attacker move of its PV) must keep a forced mate of the remaining length. Every problem is
 //!   also played from the other side (board turned round, colours swapped) with White to move.
+//! - Game mates on the clock: positions 1 to 9 plies before the checkmate of Hayate's own self-play games
+//!   (tests/data/mates/game_mates.txt), each length proven by a brute force that allows quiet attacker moves
+//!   (brute_mate.rs), and the mate problems above, searched at `go movetime 3000`: the exact distance is
+//!   reported and the best move starts a shortest mate.
 //! - Legality: over a few hundred random playout positions per game, the best move, the whole PV and the ponder
 //!   move are legal; with no legal move the result is `best: None` and `-MATE` (checkmate and stalemate).
 //! - Repetition by each game's rule through `Position::repetition`, perpetual check included, in both colours;
@@ -12,7 +16,9 @@
 //! - Determinism, `searchmoves`, MultiPV and stopping an infinite search.
 
 mod bench;
+mod brute_mate;
 mod driver;
+mod game_mates;
 mod legality;
 mod mates;
 mod repetition;

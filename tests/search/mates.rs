@@ -3,9 +3,9 @@
 use super::*;
 
 /// A mate problem: SFEN (the attacker to move), the exact length in plies, and one winning first move.
-struct Problem {
-    sfen: &'static str,
-    plies: u32,
+pub(super) struct Problem {
+    pub(super) sfen: &'static str,
+    pub(super) plies: u32,
     key: &'static str,
 }
 
@@ -13,7 +13,7 @@ const fn problem(sfen: &'static str, plies: u32, key: &'static str) -> Problem {
     Problem { sfen, plies, key }
 }
 
-const SHOGI_MATES: [Problem; 6] = [
+pub(super) const SHOGI_MATES: [Problem; 6] = [
     // gold drop in front of the king, backed by the pawn
     problem("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", 1, "G*5b"),
     // the bishop promotes on 8b, backed by the knight
@@ -28,7 +28,7 @@ const SHOGI_MATES: [Problem; 6] = [
     problem("+r8/k8/9/9/2R6/9/9/9/6K2 b 2L 1", 5, "7e7b+"),
 ];
 
-const MINISHOGI_MATES: [Problem; 6] = [
+pub(super) const MINISHOGI_MATES: [Problem; 6] = [
     problem("2k2/5/1S3/5/4K b G 1", 1, "G*3b"),
     // the rook takes the rook and promotes, backed by the silver
     problem("3Rr/4k/5/4S/1K3 b - 1", 1, "2a2c+"),
@@ -42,7 +42,7 @@ const MINISHOGI_MATES: [Problem; 6] = [
     problem("1R3/k4/b1R2/5/1K3 b - 1", 5, "4a4c+"),
 ];
 
-const YARI_MATES: [Problem; 6] = [
+pub(super) const YARI_MATES: [Problem; 6] = [
     // the dropped yari knight gives check by its jump
     problem("+p1R4/k6/n6/7/7/7/7/7/3K3 b N 1", 1, "N*6d"),
     // the knight jumps and promotes to a yari gold
