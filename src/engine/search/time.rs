@@ -138,10 +138,6 @@ impl<V: GameEval> Worker<'_, V> {
         let Some(optimum) = self.sh.optimum else {
             return false;
         };
-        // one legal move: no need to think
-        if self.root_moves.len() == 1 && self.sh.limits.searchmoves.is_empty() {
-            return true;
-        }
         // A time per move that is lost when unused — `go movetime`, or byoyomi once the main time is spent — is
         // searched to its end: the hard limit stops the iteration, and what the unfinished iteration found still
         // counts (a move that beat the best one there was searched with an open window, and is played). Stopping
@@ -149,6 +145,11 @@ impl<V: GameEval> Worker<'_, V> {
         // positions at `go movetime 10000`: about 6 s of the 10); YaneuraOu and Stockfish spend it all.
         if per_move_only(self.sh.limits, self.sh.root_side) {
             return false;
+        }
+        // One legal move: no need to think when the time saved is kept. Where it would be lost, the search
+        // goes on as for any move, so that a mate behind the forced move is found and reported at its length.
+        if self.root_moves.len() == 1 && self.sh.limits.searchmoves.is_empty() {
+            return true;
         }
         // spend more when the best move keeps changing or the score falls
         let falling = best.prev_score != -INFINITE && best.score + 30 < best.prev_score;
