@@ -62,4 +62,5 @@ fn dead(piece: &str, square: &str) -> SfenError {
 
 mod moves;
 mod no_panic;
+mod records;
 mod sfen;

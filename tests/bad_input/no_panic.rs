@@ -96,7 +96,7 @@ fn near_miss(bases: &'static [&'static str]) -> impl Strategy<Value = String> {
         })
 }
 
-fn config(cases: u32) -> Config {
+pub(crate) fn config(cases: u32) -> Config {
     Config {
         cases,
         failure_persistence: None,
