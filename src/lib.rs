@@ -10,7 +10,7 @@
 //! - front ends: [`usi`] (the protocol loop), [`xboard`] (CECP, for XBoard and WinBoard) and
 //!   [`matches`](mod@matches) (`hayate match`, hosting and judging other engines); [`gui`] (`hayate gui`, a local
 //!   web GUI, which hosts engines through [`matches`](mod@matches)); [`learn`] (making nets). None imports another,
-//!   save the GUI's use of `matches` (`tests/layers.rs` checks this). The command line (`src/cli*.rs`) and the
+//!   save the GUI's use of `matches` (`tests/layers.rs` checks this). The command line (`src/cli/`) and the
 //!   choice of protocol by the first input line (`src/main.rs`) belong to the binary.
 
 pub mod engine;

@@ -3,9 +3,6 @@ use std::process::ExitCode;
 use clap::Parser;
 
 mod cli;
-mod cli_learn;
-mod cli_mate;
-mod cli_openings;
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
@@ -14,11 +11,11 @@ fn main() -> ExitCode {
         Some(cli::Command::Perft(p)) => cli::run_perft(&p),
         Some(cli::Command::Bench(b)) => cli::run_bench(&b),
         Some(cli::Command::Match(m)) => cli::run_match(&m),
-        Some(cli::Command::Mate(m)) => cli_mate::run_mate(&m),
+        Some(cli::Command::Mate(m)) => cli::mate::run_mate(&m),
         Some(cli::Command::Gui(g)) => cli::run_gui(&g),
-        Some(cli::Command::Selfplay(s)) => cli_learn::run_selfplay(&s),
-        Some(cli::Command::Train(t)) => cli_learn::run_train(&t),
-        Some(cli::Command::Openings(o)) => cli_openings::run_openings(&o),
+        Some(cli::Command::Selfplay(s)) => cli::learn::run_selfplay(&s),
+        Some(cli::Command::Train(t)) => cli::learn::run_train(&t),
+        Some(cli::Command::Openings(o)) => cli::openings::run_openings(&o),
         Some(cli::Command::Xboard) => {
             hayate::xboard::run();
             ExitCode::SUCCESS

@@ -3,7 +3,7 @@
 //! path's first segment, and
 //!
 //! - no arrow may go from a lower layer to a higher one, in the order
-//!   rules < engine < host < (usi, xboard, gui, matches, learn) < the binary (cli*.rs, main.rs);
+//!   rules < engine < host < (usi, xboard, gui, matches, learn) < the binary (cli/, main.rs);
 //! - the front ends and tools on one level (usi, xboard, gui, matches, learn) do not import each other, apart
 //!   from the exceptions listed in [`EXCEPTIONS`], each with the reason it remains.
 //!
@@ -19,16 +19,16 @@ const LAYERS: &[&[&str]] = &[
     &["engine"],
     &["host"],
     &["usi", "xboard", "gui", "matches", "learn"],
-    &["cli", "cli_learn", "cli_mate", "cli_openings", "main"],
+    &["cli", "main"],
 ];
 
 /// The protocol and web front ends, which no other module may import, and which import no other front end (no
 /// exception for these).
 const FRONT_ENDS: &[&str] = &["usi", "xboard", "gui"];
 
-/// The binary's files: one level, whose files may use each other (`cli.rs` lists the subcommands of the other
-/// three, which take its clap `Game` type).
-const BINARY: &[&str] = &["cli", "cli_learn", "cli_mate", "cli_openings", "main"];
+/// The binary's files: one level, whose files may use each other (`cli/mod.rs` lists the subcommands of the
+/// others, which take its clap `Game` type).
+const BINARY: &[&str] = &["cli", "main"];
 
 /// What `lib.rs` re-exports at the crate root, all from `rules`.
 const ROOT_REEXPORTS: &[&str] = &[

@@ -1,5 +1,9 @@
 //! Command-line front end: `hayate perft ...`, `hayate bench ...`, `hayate match ...`.
 
+pub mod learn;
+pub mod mate;
+pub mod openings;
+
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -34,16 +38,16 @@ pub enum Command {
     /// Play a match between two USI engines (or check a record file with --verify).
     Match(MatchArgs),
     /// Solve a tsume problem (or a suite of them) with the df-pn solver.
-    Mate(crate::cli_mate::MateArgs),
+    Mate(crate::cli::mate::MateArgs),
     /// Serve a local web GUI (play, analyse, solve, import/export) and print the URL to open.
     Gui(GuiArgs),
     /// Play Hayate against itself at fixed nodes and write labelled quiet positions for training.
-    Selfplay(crate::cli_learn::SelfplayArgs),
+    Selfplay(crate::cli::learn::SelfplayArgs),
     /// Train a net (NNUE) from self-play data on the CPU and write it quantised.
-    Train(crate::cli_learn::TrainArgs),
+    Train(crate::cli::learn::TrainArgs),
     /// Write a file of level openings for `match --openings`: random plies kept when a search scores them close
     /// to level.
-    Openings(crate::cli_openings::OpeningsArgs),
+    Openings(crate::cli::openings::OpeningsArgs),
     /// Speak XBoard's protocol (CECP) on stdin/stdout instead of USI, for XBoard and WinBoard (a first input
     /// line `xboard` does the same without the subcommand).
     Xboard,

@@ -56,7 +56,7 @@ pub fn run_openings(a: &OpeningsArgs) -> ExitCode {
     if !interrupt::install_handlers() {
         log::warn!("cannot catch Ctrl-C");
     }
-    let Ok(net) = crate::cli_learn::eval_file_net(a.eval_file.as_deref(), a.variant.0) else {
+    let Ok(net) = crate::cli::learn::eval_file_net(a.eval_file.as_deref(), a.variant.0) else {
         return ExitCode::FAILURE;
     };
     let cfg = BalancedConfig {
@@ -65,7 +65,7 @@ pub fn run_openings(a: &OpeningsArgs) -> ExitCode {
         nodes: a.nodes.max(1),
         max_score: a.max_score,
         seed: a.seed,
-        threads: a.threads.unwrap_or_else(crate::cli_learn::all_cores),
+        threads: a.threads.unwrap_or_else(crate::cli::learn::all_cores),
         hash_mb: a.hash.max(1),
         eval: match net {
             Some(n) => Scorer::Net(n),
