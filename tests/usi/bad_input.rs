@@ -1,5 +1,6 @@
 //! Bad input: one error line each, and the engine plays on.
 
+use super::scratch::Scratch;
 use std::time::{Duration, Instant};
 
 use crate::process::Engine;
@@ -234,28 +235,6 @@ fn binary_garbage_gets_one_error() {
     e.go_legal("go depth 2");
 }
 
-/// A folder of its own for one test's files, removed when the test ends.
-struct Scratch(std::path::PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let d = std::env::temp_dir().join(format!("hayate-usi-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).expect("cannot make the scratch folder");
-        Scratch(d)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// A minishogi net unlike the embedded one, so that a search shows which net is in use.
 fn custom_minishogi_net(path: &str) -> Vec<u8> {
     use hayate::engine::nnue;
@@ -303,7 +282,7 @@ fn search_signature(e: &mut Engine) -> Vec<String> {
 #[test]
 fn eval_file_that_is_not_a_regular_file_is_refused_at_once_and_the_net_stays() {
     let _cpu = shared();
-    let dir = Scratch::new("evalfile-kinds");
+    let dir = Scratch::new("usi", "evalfile-kinds");
     let net = dir.path("custom.nnue");
     custom_minishogi_net(&net);
     let fifo = dir.path("pipe.nnue");
@@ -366,7 +345,7 @@ fn eval_file_that_is_not_a_regular_file_is_refused_at_once_and_the_net_stays() {
 #[test]
 fn log_file_that_is_a_pipe_is_refused_at_once() {
     let _cpu = shared();
-    let dir = Scratch::new("logfile-kinds");
+    let dir = Scratch::new("usi", "logfile-kinds");
     let fifo = dir.path("log.pipe");
     let made = std::process::Command::new("mkfifo")
         .arg(&fifo)
@@ -403,7 +382,7 @@ fn log_file_that_is_a_pipe_is_refused_at_once() {
 #[test]
 fn eval_file_of_the_wrong_length_is_refused_with_both_lengths() {
     let _cpu = shared();
-    let dir = Scratch::new("evalfile-length");
+    let dir = Scratch::new("usi", "evalfile-length");
     let net = dir.path("custom.nnue");
     let bytes = custom_minishogi_net(&net);
     let n = bytes.len();

@@ -18,6 +18,8 @@ mod legality;
 mod process;
 mod random_input;
 mod responsiveness;
+#[path = "../common/scratch.rs"]
+mod scratch;
 mod self_play;
 
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};

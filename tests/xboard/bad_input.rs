@@ -1,5 +1,6 @@
 //! Bad input: one `Error (...): ...` line (or `Illegal move: ...` for a move), and nothing changes.
 
+use super::scratch::Scratch;
 use crate::process::Engine;
 use crate::{shared, QUICK};
 
@@ -101,28 +102,6 @@ fn lines_that_are_not_text_or_too_long_get_one_error() {
     assert_eq!(e.recv(QUICK, "pong"), "pong 1");
 }
 
-/// A folder of its own for one test's files, removed when the test ends.
-struct Scratch(std::path::PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let d = std::env::temp_dir().join(format!("hayate-xboard-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).expect("cannot make the scratch folder");
-        Scratch(d)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// The reason USI gives for a setting it refuses (the text of its one `info string error: ...` line).
 fn usi_reason(name: &str, value: Option<&str>) -> String {
     let mut u = Engine::spawn(&[]);
@@ -149,7 +128,7 @@ fn usi_reason(name: &str, value: Option<&str>) -> String {
 #[test]
 fn every_option_error_is_reported_as_usi_reports_it() {
     let _cpu = shared();
-    let dir = Scratch::new("options");
+    let dir = Scratch::new("xboard", "options");
     let fifo = dir.path("pipe.nnue");
     let made = std::process::Command::new("mkfifo")
         .arg(&fifo)

@@ -13,6 +13,8 @@ mod gui;
 mod pgn;
 mod process;
 mod protocol;
+#[path = "../common/scratch.rs"]
+mod scratch;
 
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Duration;
