@@ -1,21 +1,22 @@
-//! Command-line front end: `hayate perft ...`, `hayate bench ...`, `hayate match ...`.
+//! Command-line front end: the subcommands and their arguments; `hayate match` and `hayate gui` here, the others
+//! in a file each.
 
+pub mod bench;
 pub mod learn;
 pub mod mate;
 pub mod openings;
+pub mod perft;
+
+pub use bench::{run_bench, BenchArgs};
+pub use perft::{run_perft, PerftArgs};
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use clap::builder::PossibleValue;
 use clap::{ArgAction, Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
-use hayate::engine::search::Searcher;
-use hayate::rules::perft::{divide, perft};
-use hayate::rules::position::notation::move_to_usi;
-use hayate::rules::suite::{parse_suite, run_suite};
-use hayate::{with_variant, GameKind, Position, Variant};
+use hayate::GameKind;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -74,252 +75,6 @@ impl ValueEnum for Game {
 }
 
 /// The games of `hayate bench`: one, or `all`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BenchGames(Option<GameKind>);
-
-impl BenchGames {
-    fn list(self) -> Vec<GameKind> {
-        self.0.map_or(GameKind::ALL.to_vec(), |g| vec![g])
-    }
-}
-
-const BENCH_GAMES: [BenchGames; 4] = [
-    BenchGames(Some(GameKind::ALL[0])),
-    BenchGames(Some(GameKind::ALL[1])),
-    BenchGames(Some(GameKind::ALL[2])),
-    BenchGames(None),
-];
-
-impl ValueEnum for BenchGames {
-    fn value_variants<'a>() -> &'a [Self] {
-        &BENCH_GAMES
-    }
-    fn to_possible_value(&self) -> Option<PossibleValue> {
-        match self.0 {
-            Some(g) => Game(g).to_possible_value(),
-            None => Some(PossibleValue::new("all")),
-        }
-    }
-}
-
-#[derive(Args, Debug)]
-pub struct BenchArgs {
-    /// The game, or all three.
-    #[arg(long, value_enum, ignore_case = true, default_value = "all")]
-    pub variant: BenchGames,
-    /// Search depth for every position.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(i32).range(1..=100))]
-    pub depth: i32,
-    /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
-    pub threads: u64,
-    /// Hash table size in MB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
-    pub hash: u64,
-    /// Instead of the fixed-depth run: time to depth with one thread and with this many, per position, at a
-    /// depth per position that one thread needs at least --min-ms for; prints the ratios.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(2..=1024))]
-    pub scaling: Option<u64>,
-    /// With --scaling: the least time one thread spends on a position (it sets the position's depth).
-    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
-    pub min_ms: u64,
-    /// With --scaling: timings of each thread count per position (alternating), averaged. Five by default: one
-    /// timing with several threads ranges over a factor of five on some positions, and with three the summary
-    /// moved by 0.3 from one run to the next.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=100))]
-    pub rounds: u64,
-    /// A net file for its game (the header names it), used instead of the embedded one.
-    #[arg(long)]
-    pub eval_file: Option<std::path::PathBuf>,
-    /// Search with the classical evaluation only (UseNNUE false).
-    #[arg(long)]
-    pub no_nnue: bool,
-}
-
-pub fn run_bench(args: &BenchArgs) -> ExitCode {
-    let games = &args.variant.list();
-    if let Some(threads) = args.scaling {
-        hayate::engine::bench::run_scaling(
-            games,
-            threads as usize,
-            args.hash as usize,
-            args.min_ms,
-            args.rounds as usize,
-            &|l| println!("{l}"),
-        );
-        return ExitCode::SUCCESS;
-    }
-    let mut searcher = Searcher::new(args.threads as usize, args.hash as usize);
-    searcher.use_nnue = !args.no_nnue;
-    if let Some(path) = &args.eval_file {
-        let mut errors = Vec::new();
-        let loaded = games
-            .iter()
-            .find_map(|&g| match hayate::engine::nnue::load(path, g) {
-                Ok(net) => Some((g, net)),
-                Err(e) => {
-                    errors.push(format!("{g}: {e}"));
-                    None
-                }
-            });
-        match loaded {
-            Some((g, net)) => {
-                println!(
-                    "{g}: net {} ({} -> {} x 2 -> 1)",
-                    path.display(),
-                    net.inputs,
-                    net.hidden
-                );
-                searcher.set_net(g, Some(net));
-            }
-            None => {
-                eprintln!("error: --eval-file: {}", errors.join("; "));
-                return ExitCode::FAILURE;
-            }
-        }
-    }
-    let totals = hayate::engine::bench::run_bench(
-        games,
-        args.depth,
-        &mut searcher,
-        &|l| println!("{l}"),
-        &|| false,
-    );
-    if let Some(t) = totals {
-        for line in t.lines() {
-            println!("{line}");
-        }
-        // last, for scripts and the signature test (tests/search/bench.rs)
-        println!("Bench: {}", t.nodes);
-    }
-    ExitCode::SUCCESS
-}
-
-#[derive(Args, Debug)]
-pub struct PerftArgs {
-    /// The game.
-    #[arg(long, value_enum, ignore_case = true, default_value = GameKind::Shogi.name())]
-    pub variant: Game,
-    /// Start from this SFEN instead of the game's start position.
-    #[arg(long)]
-    pub sfen: Option<String>,
-    /// USI moves to play from the start position first.
-    #[arg(long, num_args = 1.., allow_hyphen_values = false)]
-    pub moves: Vec<String>,
-    /// Depth of the tree.
-    #[arg(long)]
-    pub depth: Option<u32>,
-    /// Print the count below each root move.
-    #[arg(long)]
-    pub divide: bool,
-    /// Check every position of a suite file instead.
-    #[arg(long, conflicts_with_all = ["sfen", "moves", "depth", "divide"])]
-    pub suite: Option<String>,
-    /// With --suite: skip depths above this one.
-    #[arg(long, default_value_t = u32::MAX)]
-    pub max_depth: u32,
-}
-
-pub fn run_perft(args: &PerftArgs) -> ExitCode {
-    with_variant!(args.variant.0, V => perft_for::<V>(args))
-}
-
-fn perft_for<V: Variant>(args: &PerftArgs) -> ExitCode {
-    if let Some(path) = &args.suite {
-        return suite_for::<V>(path, args.max_depth);
-    }
-    let Some(depth) = args.depth else {
-        eprintln!("error: perft needs --depth N (or --suite FILE)");
-        return ExitCode::from(2);
-    };
-    let mut pos = match &args.sfen {
-        Some(s) => match Position::<V>::from_sfen(s) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        },
-        None => Position::<V>::startpos(),
-    };
-    if let Err(e) = pos.play_usi_moves(args.moves.iter().map(String::as_str)) {
-        eprintln!("error: {e}");
-        return ExitCode::from(2);
-    }
-    let start = Instant::now();
-    let out = std::io::stdout();
-    let mut out = out.lock();
-    let total = if args.divide {
-        let mut total = u64::from(depth == 0);
-        for (m, n) in divide(&mut pos, depth) {
-            let _ = writeln!(out, "{}: {n}", move_to_usi::<V>(m));
-            total += n;
-        }
-        total
-    } else {
-        perft(&mut pos, depth)
-    };
-    let secs = start.elapsed().as_secs_f64();
-    eprintln!(
-        "time {:.3} s, {:.1} M nodes/s",
-        secs,
-        total as f64 / secs.max(1e-9) / 1e6
-    );
-    let _ = writeln!(out, "Nodes searched: {total}");
-    ExitCode::SUCCESS
-}
-
-fn suite_for<V: Variant>(path: &str, max_depth: u32) -> ExitCode {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: cannot read {path}: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let entries = match parse_suite(&text) {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("error: {path}: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let start = Instant::now();
-    let (mismatches, total) = run_suite::<V>(&entries, max_depth, |e, d, expected, found| {
-        let verdict = if expected == found { "ok" } else { "MISMATCH" };
-        println!(
-            "line {:>3} D{d} {found:>12} expected {expected:>12} {verdict}  {}",
-            e.line, e.sfen
-        );
-    });
-    let secs = start.elapsed().as_secs_f64();
-    for m in &mismatches {
-        match (&m.error, m.found) {
-            (Some(err), _) => println!("mismatch: line {}: {}: {err}", m.line, m.sfen),
-            (None, Some(found)) => println!(
-                "mismatch: line {} D{}: expected {} found {found}: {}",
-                m.line, m.depth, m.expected, m.sfen
-            ),
-            (None, None) => {}
-        }
-    }
-    eprintln!(
-        "time {:.3} s, {:.1} M nodes/s",
-        secs,
-        total as f64 / secs.max(1e-9) / 1e6
-    );
-    println!(
-        "{} positions, {} mismatches, Nodes searched: {total}",
-        entries.len(),
-        mismatches.len()
-    );
-    if mismatches.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
-}
-
 #[derive(Args, Debug)]
 pub struct MatchArgs {
     /// An engine: cmd=<path> [arg=<a> ...] [dir=<d>] [name=<n>] [tc=<spec>] [option.<Name>=<value> ...]; give it
