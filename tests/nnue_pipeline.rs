@@ -88,6 +88,7 @@ fn selfplay_train_load_and_play() {
         inputs: nnue::inputs(GameKind::Minishogi),
         king_buckets: 0,
         hidden: 32,
+        deep: false,
         epochs: 2,
         batch: 256,
         lr: 0.002,
@@ -159,6 +160,43 @@ fn selfplay_train_load_and_play() {
         );
     }
     assert!(buckets_seen.len() >= 3, "{buckets_seen:?}");
+
+    // a deep head ((inputs -> 32) x 2 -> 32 -> 32 -> 1): its training gives finite losses, it loads as
+    // architecture 3 and evaluates as the float net does, within the rounding of its byte activations
+    let deep_path = dir.join("mini-deep.nnue");
+    let dcfg = TrainConfig {
+        deep: true,
+        epochs: 3,
+        output: deep_path.clone(),
+        checkpoints: None,
+        ..cfg.clone()
+    };
+    let dlosses = std::sync::Mutex::new(Vec::new());
+    let dparams = train::train(&dcfg, &tr, &val, &|r| {
+        dlosses.lock().unwrap().push(r.val_loss)
+    })
+    .unwrap();
+    let dlosses = dlosses.into_inner().unwrap();
+    assert!(
+        dlosses.iter().all(|l| l.is_finite() && *l < 0.25),
+        "{dlosses:?}"
+    );
+    let deep = nnue::load(&deep_path, GameKind::Minishogi).unwrap();
+    assert!(matches!(deep.head, nnue::network::Head::Deep(_)));
+    let mut worst = 0.0f32;
+    for r in records.iter().take(200) {
+        let pos = Position::<Minishogi>::from_sfen(&r.to_sfen::<Minishogi>()).unwrap();
+        let q = nnue::AccumulatorStack::new(&deep, &pos).evaluate(&deep, &pos);
+        let us = record_inputs::<Minishogi>(r, r.side);
+        let them = record_inputs::<Minishogi>(r, !r.side);
+        let f = dparams.eval(&us, &them, 400.0);
+        worst = worst.max((q as f32 - f).abs() - f.abs() * 0.05);
+        assert!(
+            (q as f32 - f).abs() < 25.0 + f.abs() * 0.05,
+            "deep: quantised {q} float {f}"
+        );
+    }
+    eprintln!("deep head: largest quantisation error beyond 5%: {worst:.1} cp");
 
     // the search plays legal moves with it, and its scores differ from the classical evaluation's
     let mut with_net = Searcher::new(1, 1);

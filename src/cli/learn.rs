@@ -190,6 +190,9 @@ pub struct TrainArgs {
     /// distance from the back rank 0/1/2+), trained with a shared block that is folded into each.
     #[arg(long)]
     pub king_buckets: bool,
+    /// A deep head: (inputs -> hidden) x 2 -> 32 -> 32 -> 1 instead of (inputs -> hidden) x 2 -> 1.
+    #[arg(long)]
+    pub deep: bool,
 }
 
 pub fn run_train(a: &TrainArgs) -> ExitCode {
@@ -226,7 +229,7 @@ fn train_for<V: hayate::Variant>(a: &TrainArgs) -> ExitCode {
         }
     };
     println!(
-        "train: {} {} training and {} validation positions read in {:.1} s; net {}{} -> {} x 2 -> 1",
+        "train: {} {} training and {} validation positions read in {:.1} s; net {}{} -> {} x 2 -> {}1",
         V::NAME,
         tr.len(),
         val.len(),
@@ -237,13 +240,15 @@ fn train_for<V: hayate::Variant>(a: &TrainArgs) -> ExitCode {
         } else {
             String::new()
         },
-        a.hidden
+        a.hidden,
+        if a.deep { "32 -> 32 -> " } else { "" }
     );
     let cfg = train::TrainConfig {
         game: V::KIND,
         inputs: <V as Features>::INPUTS,
         king_buckets,
         hidden: a.hidden,
+        deep: a.deep,
         epochs: a.epochs,
         batch: a.batch,
         lr: a.lr,

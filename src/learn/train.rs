@@ -1,10 +1,12 @@
 //! `hayate train`: fits the network of `engine::nnue` to self-play data on the CPU, then quantises it.
 //!
 //! The float network is the quantised one before rounding: `acc = b1 + Σ W1[f]` over the active inputs of each
-//! perspective, `h = clamp(acc, 0, 1)²`, `out = w2 · [h_us, h_them] + b2`, the evaluation being `out × scale`
-//! centipawns. The loss is `(σ(out) − t)²` with the target `t = λ σ(score / scale) + (1 − λ) result`. The first
-//! layer's gradient is sparse (only the rows of active inputs), so each batch updates only those rows (Adam,
-//! moments kept per weight). Batches are split over the rayon threads, each summing its own gradient.
+//! perspective, `x = clamp(acc, 0, 1)²` for both perspectives (side to move first), then the head: one dense
+//! layer to the output (a linear head), or dense layers of `DEEP_L1` and `DEEP_L2` units, each followed by
+//! `clamp(·, 0, 1)`, before the output (a deep head). The evaluation is `out × scale` centipawns. The loss is
+//! `(σ(out) − t)²` with the target `t = λ σ(score / scale) + (1 − λ) result`. The first layer's gradient is
+//! sparse (only the rows of active inputs), so each batch updates only those rows (Adam, moments kept per
+//! weight). Batches are split over the rayon threads, each summing its own gradient.
 //!
 //! A king-bucketed net is trained with one more block of first-layer rows than it has king buckets: the shared
 //! block of `dataset` that every sample also activates; quantising adds it into each king block.
@@ -16,15 +18,22 @@ use rayon::prelude::*;
 
 use super::dataset::Dataset;
 use crate::engine::nnue::file;
-use crate::engine::nnue::network::Network;
+use crate::engine::nnue::network::{
+    Deep, Head, Network, DEEP_BIAS_LIMIT, DEEP_L1, DEEP_L2, QO, QW, QX,
+};
 use crate::engine::nnue::simd::{QA, QB};
 use crate::rules::rng::SplitMix64;
 use crate::GameKind;
 
-/// Weights are kept where the quantised net can hold them: the output weight times QB within ±127, and the
-/// first layer's so that a sum of 40 of them stays far inside i16 at QA.
+/// Weights are kept where the quantised net can hold them: the linear output weight times QB within ±127, and
+/// the first layer's so that a sum of 40 of them stays far inside i16 at QA.
 const W2_LIMIT: f32 = 127.0 / QB as f32;
 const W1_LIMIT: f32 = 1.98;
+/// The deep head's int8 weights times QW within ±127, its int16 output weights times QO within ±32767.
+const DEEP_W_LIMIT: f32 = 127.0 / QW as f32;
+const DEEP_OUT_LIMIT: f32 = 32767.0 / QO as f32;
+/// Biases of the head: far from anything the data asks for, inside what the quantised deep head accepts.
+const BIAS_LIMIT: f32 = (DEEP_BIAS_LIMIT / (QX * QO)) as f32;
 
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
@@ -34,6 +43,8 @@ pub struct TrainConfig {
     /// The king buckets of a king-bucketed net (`features::KING_BUCKETS`), 0 for a plain net.
     pub king_buckets: usize,
     pub hidden: usize,
+    /// A deep head (`DEEP_L1` and `DEEP_L2` hidden units) instead of the linear one.
+    pub deep: bool,
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
@@ -49,43 +60,154 @@ pub struct TrainConfig {
     pub checkpoints: Option<PathBuf>,
 }
 
+/// A dense layer of the head: `outputs` rows of `inputs` weights, and a bias per output.
+#[derive(Clone, Debug)]
+pub struct Dense {
+    pub inputs: usize,
+    pub outputs: usize,
+    pub w: Vec<f32>,
+    pub b: Vec<f32>,
+    /// Each weight is kept within ±limit (what its quantised form can hold).
+    pub limit: f32,
+}
+
+impl Dense {
+    fn zeros(inputs: usize, outputs: usize, limit: f32) -> Self {
+        Dense {
+            inputs,
+            outputs,
+            w: vec![0.0; inputs * outputs],
+            b: vec![0.0; outputs],
+            limit,
+        }
+    }
+
+    fn zeros_like(&self) -> Self {
+        Dense::zeros(self.inputs, self.outputs, self.limit)
+    }
+
+    /// `z = W x + b`.
+    #[inline]
+    fn forward(&self, x: &[f32], z: &mut [f32]) {
+        for (o, z) in z.iter_mut().enumerate() {
+            let row = &self.w[o * self.inputs..(o + 1) * self.inputs];
+            *z = self.b[o] + row.iter().zip(x).map(|(w, x)| w * x).sum::<f32>();
+        }
+    }
+
+    /// Adds this sample's gradient to `g` and writes the gradient of the layer's input to `dx`.
+    #[inline]
+    fn backward(&self, x: &[f32], dz: &[f32], g: &mut Dense, dx: &mut [f32]) {
+        dx.iter_mut().for_each(|d| *d = 0.0);
+        for (o, &d) in dz.iter().enumerate() {
+            if d == 0.0 {
+                continue;
+            }
+            g.b[o] += d;
+            let at = o * self.inputs..(o + 1) * self.inputs;
+            g.w[at.clone()]
+                .iter_mut()
+                .zip(x)
+                .for_each(|(g, x)| *g += d * x);
+            dx.iter_mut()
+                .zip(&self.w[at])
+                .for_each(|(dx, w)| *dx += d * w);
+        }
+    }
+
+    fn add(&mut self, o: &Dense) {
+        self.w.iter_mut().zip(&o.w).for_each(|(a, b)| *a += b);
+        self.b.iter_mut().zip(&o.b).for_each(|(a, b)| *a += b);
+    }
+}
+
 /// Float parameters (and, with the same layout, gradients and Adam moments).
 #[derive(Clone, Debug)]
 pub struct Params {
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
-    pub w2: Vec<f32>,
-    pub b2: f32,
+    /// The head: one layer (linear) or three (deep), the last with one output.
+    pub head: Vec<Dense>,
+}
+
+/// One sample's activations through the net, kept for the backward pass.
+struct Scratch {
+    /// The first layer's output, both perspectives.
+    acc: Vec<f32>,
+    /// The input of each head layer (`x[0]` the SCReLU of `acc`).
+    x: Vec<Vec<f32>>,
+    /// The output of each head layer before its activation.
+    z: Vec<Vec<f32>>,
+    /// Gradients of the same.
+    dx: Vec<Vec<f32>>,
+    dz: Vec<Vec<f32>>,
+}
+
+impl Scratch {
+    fn new(p: &Params) -> Self {
+        let xs: Vec<Vec<f32>> = p.head.iter().map(|l| vec![0.0; l.inputs]).collect();
+        let zs: Vec<Vec<f32>> = p.head.iter().map(|l| vec![0.0; l.outputs]).collect();
+        Scratch {
+            acc: vec![0.0; 2 * p.b1.len()],
+            dx: xs.clone(),
+            x: xs,
+            dz: zs.clone(),
+            z: zs,
+        }
+    }
 }
 
 impl Params {
-    fn zeros(inputs: usize, hidden: usize) -> Self {
+    fn zeros(inputs: usize, hidden: usize, deep: bool) -> Self {
+        let head = if deep {
+            vec![
+                Dense::zeros(2 * hidden, DEEP_L1, DEEP_W_LIMIT),
+                Dense::zeros(DEEP_L1, DEEP_L2, DEEP_W_LIMIT),
+                Dense::zeros(DEEP_L2, 1, DEEP_OUT_LIMIT),
+            ]
+        } else {
+            vec![Dense::zeros(2 * hidden, 1, W2_LIMIT)]
+        };
         Params {
             w1: vec![0.0; inputs * hidden],
             b1: vec![0.0; hidden],
-            w2: vec![0.0; 2 * hidden],
-            b2: 0.0,
+            head,
+        }
+    }
+
+    fn zeros_like(&self) -> Self {
+        Params {
+            w1: vec![0.0; self.w1.len()],
+            b1: vec![0.0; self.b1.len()],
+            head: self.head.iter().map(Dense::zeros_like).collect(),
         }
     }
 
     /// Random starting weights; the first `random_rows` first-layer rows random, the rest (a shared block) 0.
-    pub fn random(inputs: usize, random_rows: usize, hidden: usize, seed: u64) -> Self {
+    pub fn random(inputs: usize, random_rows: usize, hidden: usize, deep: bool, seed: u64) -> Self {
         let mut r = SplitMix64::new(seed);
         let mut u = |a: f32| (r.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 * a - a;
-        let mut p = Params::zeros(inputs, hidden);
+        let mut p = Params::zeros(inputs, hidden, deep);
         p.w1[..random_rows * hidden]
             .iter_mut()
             .for_each(|w| *w = u(0.1));
         p.b1.iter_mut().for_each(|w| *w = u(0.1) + 0.1);
-        let a = 1.0 / (2.0 * hidden as f32).sqrt();
-        p.w2.iter_mut().for_each(|w| *w = u(a));
+        let layers = p.head.len();
+        for (i, l) in p.head.iter_mut().enumerate() {
+            let a = 1.0 / (l.inputs as f32).sqrt();
+            l.w.iter_mut().for_each(|w| *w = u(a));
+            if i + 1 < layers {
+                // hidden units start inside their active range, not dead at 0
+                l.b.iter_mut().for_each(|b| *b = 0.1);
+            }
+        }
         p
     }
 
-    /// The float output for inputs `us` (side to move) and `them`, and the accumulators.
-    fn forward(&self, us: &[u32], them: &[u32], acc: &mut [f32]) -> f32 {
+    /// The float output for inputs `us` (side to move) and `them`, the activations left in `s`.
+    fn forward(&self, us: &[u32], them: &[u32], s: &mut Scratch) -> f32 {
         let h = self.b1.len();
-        let (a_us, a_them) = acc.split_at_mut(h);
+        let (a_us, a_them) = s.acc.split_at_mut(h);
         for (a, feats) in [(a_us, us), (a_them, them)] {
             a.copy_from_slice(&self.b1);
             for &f in feats {
@@ -93,18 +215,50 @@ impl Params {
                 a.iter_mut().zip(row).for_each(|(x, w)| *x += w);
             }
         }
-        let mut out = self.b2;
-        for (x, w) in acc.iter().zip(&self.w2) {
-            let c = x.clamp(0.0, 1.0);
-            out += c * c * w;
+        for (x, a) in s.x[0].iter_mut().zip(&s.acc) {
+            let c = a.clamp(0.0, 1.0);
+            *x = c * c;
         }
-        out
+        let last = self.head.len() - 1;
+        for (l, layer) in self.head.iter().enumerate() {
+            let (xs, next) = s.x.split_at_mut(l + 1);
+            layer.forward(&xs[l], &mut s.z[l]);
+            if l < last {
+                for (x, z) in next[0].iter_mut().zip(&s.z[l]) {
+                    *x = z.clamp(0.0, 1.0);
+                }
+            }
+        }
+        s.z[last][0]
+    }
+
+    /// Adds the gradient of one sample (whose forward pass left `s`) to `g`, `dout` being the loss's derivative
+    /// by the output; returns the gradient by each first-layer unit in `s.acc`'s stead (`dacc`).
+    fn backward(&self, s: &mut Scratch, dout: f32, g: &mut Params, dacc: &mut [f32]) {
+        let last = self.head.len() - 1;
+        s.dz[last][0] = dout;
+        for l in (0..=last).rev() {
+            self.head[l].backward(&s.x[l], &s.dz[l], &mut g.head[l], &mut s.dx[l]);
+            if l > 0 {
+                let (dzs, _) = s.dz.split_at_mut(l);
+                for ((d, &dx), &z) in dzs[l - 1].iter_mut().zip(&s.dx[l]).zip(&s.z[l - 1]) {
+                    *d = if z > 0.0 && z < 1.0 { dx } else { 0.0 };
+                }
+            }
+        }
+        for ((d, &dx), &a) in dacc.iter_mut().zip(&s.dx[0]).zip(&s.acc) {
+            *d = if a > 0.0 && a < 1.0 {
+                dx * 2.0 * a
+            } else {
+                0.0
+            };
+        }
     }
 
     /// The evaluation (centipawns, side to move) the float net gives a sample.
     pub fn eval(&self, us: &[u32], them: &[u32], scale: f32) -> f32 {
-        let mut acc = vec![0.0; 2 * self.b1.len()];
-        self.forward(us, them, &mut acc) * scale
+        let mut s = Scratch::new(self);
+        self.forward(us, them, &mut s) * scale
     }
 
     /// The quantised net. With `king_buckets` (a king-bucketed net of a game with `game_inputs` inputs) the
@@ -117,6 +271,10 @@ impl Params {
         king_buckets: usize,
     ) -> Network {
         let q = |x: f32, s: i32, lim: f32| (x * s as f32).round().clamp(-lim, lim) as i16;
+        let q32 = |x: f32, s: i32| {
+            let lim = DEEP_BIAS_LIMIT as f32;
+            (x * s as f32).round().clamp(-lim, lim) as i32
+        };
         let hidden = self.b1.len();
         let (inputs, block, w1) = if king_buckets == 0 {
             let w1 = self.w1.iter().map(|&w| q(w, QA, 32767.0)).collect();
@@ -134,6 +292,25 @@ impl Params {
                 .collect();
             (inputs, game_inputs, w1)
         };
+        let head = match self.head.as_slice() {
+            [out] => Head::Linear {
+                w: out.w.iter().map(|&w| q(w, QB, 127.0)).collect(),
+                b: (out.b[0] * (QA * QB) as f32).round() as i32,
+            },
+            [l2, l3, out] => {
+                let bytes = |l: &Dense| l.w.iter().map(|&w| q(w, QW, 127.0) as i8).collect();
+                let biases = |l: &Dense| l.b.iter().map(|&b| q32(b, QX * QW)).collect();
+                Head::Deep(Deep {
+                    w2: bytes(l2),
+                    b2: biases(l2),
+                    w3: bytes(l3),
+                    b3: biases(l3),
+                    w4: out.w.iter().map(|&w| q(w, QO, 32767.0)).collect(),
+                    b4: q32(out.b[0], QX * QO),
+                })
+            }
+            _ => unreachable!("a head has one or three layers"),
+        };
         Network {
             game,
             inputs,
@@ -142,8 +319,7 @@ impl Params {
             scale: scale.round() as i32,
             w1,
             b1: self.b1.iter().map(|&w| q(w, QA, 32767.0)).collect(),
-            w2: self.w2.iter().map(|&w| q(w, QB, 127.0)).collect(),
-            b2: (self.b2 * (QA * QB) as f32).round() as i32,
+            head,
         }
     }
 }
@@ -166,31 +342,21 @@ fn target(d: &Dataset, i: usize, cfg: &TrainConfig) -> f32 {
 fn chunk_grad(p: &Params, d: &Dataset, idx: &[u32], cfg: &TrainConfig) -> Grad {
     let (inputs, h) = (p.w1.len() / p.b1.len(), p.b1.len());
     let mut g = Grad {
-        g: Params::zeros(inputs, h),
+        g: p.zeros_like(),
         touched: vec![false; inputs],
         loss: 0.0,
     };
-    let mut acc = vec![0.0f32; 2 * h];
+    let mut s = Scratch::new(p);
     let mut dacc = vec![0.0f32; 2 * h];
     for &i in idx {
         let i = i as usize;
         let (us, them) = d.inputs(i);
-        let out = p.forward(us, them, &mut acc);
-        let s = sigmoid(out);
+        let out = p.forward(us, them, &mut s);
+        let sg = sigmoid(out);
         let t = target(d, i, cfg);
-        g.loss += f64::from((s - t) * (s - t));
-        let dout = 2.0 * (s - t) * s * (1.0 - s);
-        g.g.b2 += dout;
-        for j in 0..2 * h {
-            let x = acc[j];
-            let c = x.clamp(0.0, 1.0);
-            g.g.w2[j] += dout * c * c;
-            dacc[j] = if x > 0.0 && x < 1.0 {
-                dout * p.w2[j] * 2.0 * x
-            } else {
-                0.0
-            };
-        }
+        g.loss += f64::from((sg - t) * (sg - t));
+        let dout = 2.0 * (sg - t) * sg * (1.0 - sg);
+        p.backward(&mut s, dout, &mut g.g, &mut dacc);
         for (half, feats) in [(0, us), (1, them)] {
             let da = &dacc[half * h..(half + 1) * h];
             g.g.b1.iter_mut().zip(da).for_each(|(b, d)| *b += d);
@@ -214,13 +380,13 @@ pub fn loss(p: &Params, d: &Dataset, cfg: &TrainConfig) -> f64 {
     let total: f64 = idx
         .par_chunks(1024)
         .map(|c| {
-            let mut acc = vec![0.0f32; 2 * p.b1.len()];
+            let mut s = Scratch::new(p);
             c.iter()
                 .map(|&i| {
                     let (us, them) = d.inputs(i as usize);
-                    let s = sigmoid(p.forward(us, them, &mut acc));
+                    let sg = sigmoid(p.forward(us, them, &mut s));
                     let t = target(d, i as usize, cfg);
-                    f64::from((s - t) * (s - t))
+                    f64::from((sg - t) * (sg - t))
                 })
                 .sum::<f64>()
         })
@@ -263,42 +429,27 @@ impl Adam {
         };
         let scale = 1.0 / n as f32;
         let h = p.b1.len();
-        for (f, _) in g.touched.iter().enumerate().filter(|t| *t.1) {
-            for j in f * h..(f + 1) * h {
-                adam_step(
-                    &mut p.w1[j],
-                    &mut self.m.w1[j],
-                    &mut self.v.w1[j],
-                    g.g.w1[j] * scale,
-                    &st,
-                    W1_LIMIT,
-                );
+        let slice = |w: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32], lim: f32| {
+            for (((w, m), v), g) in w.iter_mut().zip(m).zip(v).zip(g) {
+                adam_step(w, m, v, g * scale, &st, lim);
             }
-        }
-        for j in 0..h {
-            let gb = g.g.b1[j] * scale;
-            adam_step(
-                &mut p.b1[j],
-                &mut self.m.b1[j],
-                &mut self.v.b1[j],
-                gb,
-                &st,
+        };
+        for (f, _) in g.touched.iter().enumerate().filter(|t| *t.1) {
+            let r = f * h..(f + 1) * h;
+            slice(
+                &mut p.w1[r.clone()],
+                &mut self.m.w1[r.clone()],
+                &mut self.v.w1[r.clone()],
+                &g.g.w1[r],
                 W1_LIMIT,
             );
         }
-        for j in 0..2 * h {
-            let gw = g.g.w2[j] * scale;
-            adam_step(
-                &mut p.w2[j],
-                &mut self.m.w2[j],
-                &mut self.v.w2[j],
-                gw,
-                &st,
-                W2_LIMIT,
-            );
+        slice(&mut p.b1, &mut self.m.b1, &mut self.v.b1, &g.g.b1, W1_LIMIT);
+        for (l, layer) in p.head.iter_mut().enumerate() {
+            let (m, v, gl) = (&mut self.m.head[l], &mut self.v.head[l], &g.g.head[l]);
+            slice(&mut layer.w, &mut m.w, &mut v.w, &gl.w, layer.limit);
+            slice(&mut layer.b, &mut m.b, &mut v.b, &gl.b, BIAS_LIMIT);
         }
-        let gb = g.g.b2 * scale;
-        adam_step(&mut p.b2, &mut self.m.b2, &mut self.v.b2, gb, &st, 1e6);
     }
 }
 
@@ -327,10 +478,10 @@ pub fn train(
         0 => (cfg.inputs, cfg.inputs),
         k => (cfg.inputs * (k + 1), cfg.inputs * k),
     };
-    let mut p = Params::random(rows, random_rows, cfg.hidden, cfg.seed);
+    let mut p = Params::random(rows, random_rows, cfg.hidden, cfg.deep, cfg.seed);
     let mut adam = Adam {
-        m: Params::zeros(rows, cfg.hidden),
-        v: Params::zeros(rows, cfg.hidden),
+        m: p.zeros_like(),
+        v: p.zeros_like(),
         t: 0,
     };
     let quantise = |p: &Params| p.quantise(cfg.game, cfg.scale, cfg.inputs, cfg.king_buckets);
@@ -366,8 +517,10 @@ pub fn train(
                         ra.iter_mut().zip(rb).for_each(|(x, y)| *x += y);
                     }
                     a.g.b1.iter_mut().zip(&b.g.b1).for_each(|(x, y)| *x += y);
-                    a.g.w2.iter_mut().zip(&b.g.w2).for_each(|(x, y)| *x += y);
-                    a.g.b2 += b.g.b2;
+                    a.g.head
+                        .iter_mut()
+                        .zip(&b.g.head)
+                        .for_each(|(x, y)| x.add(y));
                     a.loss += b.loss;
                     a
                 });

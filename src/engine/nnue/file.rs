@@ -7,14 +7,17 @@
 //!  8  version u32 (1)
 //! 12  game u32 (0 shogi, 1 minishogi, 2 yarishogi)
 //! 16  architecture u32 (1: (inputs -> hidden) x 2 -> 1, SCReLU, QA 255, QB 64; 2: the same with king buckets,
-//!     one block of the game's inputs per region of the perspective's own king, see `features`)
+//!     one block of the game's inputs per region of the perspective's own king, see `features`; 3: (inputs ->
+//!     hidden) x 2 -> 32 -> 32 -> 1, the deep head of `network`; 4: the deep head with king buckets)
 //! 20  inputs u32 (the game's input count, see `features`; times `KING_BUCKETS` for architecture 2)
 //! 24  hidden u32 (a multiple of 16, at most 1024)
 //! 28  scale u32 (centipawns per unit of output)
 //! 32  payload bytes u64
 //! 40  hash u64: FNV-1a 64 of the payload
-//! 48  payload: w1 i16 [inputs × hidden] (input-major), b1 i16 [hidden], w2 i16 [2 × hidden] (side to move
-//!     first), b2 i32; every w2 within ±128
+//! 48  payload: w1 i16 [inputs × hidden] (input-major), b1 i16 [hidden], then the head:
+//!     linear (1, 2): w2 i16 [2 × hidden] (side to move first), b2 i32; every w2 within ±128
+//!     deep (3, 4):   w2 i8 [32 × 2 × hidden] (unit-major), b2 i32 [32], w3 i8 [32 × 32], b3 i32 [32],
+//!                    w4 i16 [32], b4 i32; every bias within ±2^24
 //! ```
 
 use std::fmt;
@@ -23,13 +26,15 @@ use std::io::Read;
 use std::path::Path;
 
 use super::features::KING_BUCKETS;
-use super::network::Network;
+use super::network::{Deep, Head, Network, DEEP_BIAS_LIMIT, DEEP_L1, DEEP_L2};
 use crate::GameKind;
 
 pub const MAGIC: &[u8; 8] = b"HAYATENN";
 pub const VERSION: u32 = 1;
 pub const ARCHITECTURE: u32 = 1;
 pub const ARCHITECTURE_KING_BUCKETS: u32 = 2;
+pub const ARCHITECTURE_DEEP: u32 = 3;
+pub const ARCHITECTURE_DEEP_KING_BUCKETS: u32 = 4;
 pub const HEADER_SIZE: usize = 48;
 /// The largest output scale a net may give (centipawns per unit of its quantised output).
 const MAX_SCALE: u32 = 100_000;
@@ -71,6 +76,7 @@ pub enum NetError {
     Size { file: usize, expected: usize },
     Hash { file: u64, computed: u64 },
     OutputWeight(i16),
+    Bias(i32),
 }
 
 impl fmt::Display for NetError {
@@ -94,7 +100,7 @@ impl fmt::Display for NetError {
             NetError::Architecture(a) => {
                 write!(
                     f,
-                    "net architecture {a} (this build reads {ARCHITECTURE} and {ARCHITECTURE_KING_BUCKETS})"
+                    "net architecture {a} (this build reads {ARCHITECTURE} to {ARCHITECTURE_DEEP_KING_BUCKETS})"
                 )
             }
             NetError::Inputs { file, expected } => {
@@ -113,6 +119,7 @@ impl fmt::Display for NetError {
                 "net file hash {file:016x} does not match its contents ({computed:016x})"
             ),
             NetError::OutputWeight(w) => write!(f, "net output weight {w} is outside ±128"),
+            NetError::Bias(b) => write!(f, "net bias {b} is outside ±{DEEP_BIAS_LIMIT}"),
         }
     }
 }
@@ -129,25 +136,55 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-fn payload_size(inputs: usize, hidden: usize) -> usize {
-    2 * (inputs * hidden + hidden + 2 * hidden) + 4
+fn payload_size(inputs: usize, hidden: usize, deep: bool) -> usize {
+    let first = 2 * (inputs * hidden + hidden);
+    if deep {
+        first
+            + DEEP_L1 * 2 * hidden
+            + 4 * DEEP_L1
+            + DEEP_L2 * DEEP_L1
+            + 4 * DEEP_L2
+            + 2 * DEEP_L2
+            + 4
+    } else {
+        first + 2 * 2 * hidden + 4
+    }
 }
 
 pub fn to_bytes(net: &Network) -> Vec<u8> {
-    let mut payload = Vec::with_capacity(payload_size(net.inputs, net.hidden));
-    for w in net.w1.iter().chain(&net.b1).chain(&net.w2) {
+    let deep = matches!(net.head, Head::Deep(_));
+    let mut payload = Vec::with_capacity(payload_size(net.inputs, net.hidden, deep));
+    for w in net.w1.iter().chain(&net.b1) {
         payload.extend_from_slice(&w.to_le_bytes());
     }
-    payload.extend_from_slice(&net.b2.to_le_bytes());
+    match &net.head {
+        Head::Linear { w, b } => {
+            w.iter()
+                .for_each(|w| payload.extend_from_slice(&w.to_le_bytes()));
+            payload.extend_from_slice(&b.to_le_bytes());
+        }
+        Head::Deep(d) => {
+            payload.extend(d.w2.iter().map(|&w| w as u8));
+            d.b2.iter()
+                .for_each(|b| payload.extend_from_slice(&b.to_le_bytes()));
+            payload.extend(d.w3.iter().map(|&w| w as u8));
+            d.b3.iter()
+                .for_each(|b| payload.extend_from_slice(&b.to_le_bytes()));
+            d.w4.iter()
+                .for_each(|w| payload.extend_from_slice(&w.to_le_bytes()));
+            payload.extend_from_slice(&d.b4.to_le_bytes());
+        }
+    }
     let mut out = Vec::with_capacity(HEADER_SIZE + payload.len());
     out.extend_from_slice(MAGIC);
     for v in [
         VERSION,
         u32::from(game_code(net.game)),
-        if net.block == 0 {
-            ARCHITECTURE
-        } else {
-            ARCHITECTURE_KING_BUCKETS
+        match (deep, net.block != 0) {
+            (false, false) => ARCHITECTURE,
+            (false, true) => ARCHITECTURE_KING_BUCKETS,
+            (true, false) => ARCHITECTURE_DEEP,
+            (true, true) => ARCHITECTURE_DEEP_KING_BUCKETS,
         },
         net.inputs as u32,
         net.hidden as u32,
@@ -175,6 +212,7 @@ struct Header {
     block: usize,
     hidden: usize,
     scale: i32,
+    deep: bool,
     /// The payload bytes the architecture and sizes imply.
     payload: usize,
 }
@@ -200,9 +238,11 @@ fn header(b: &[u8], game: GameKind, game_inputs: usize) -> Result<Header, NetErr
         });
     }
     let arch = u32_at(b, 16);
-    let (inputs, block) = match arch {
-        ARCHITECTURE => (game_inputs, 0),
-        ARCHITECTURE_KING_BUCKETS => (game_inputs * KING_BUCKETS, game_inputs),
+    let (inputs, block, deep) = match arch {
+        ARCHITECTURE => (game_inputs, 0, false),
+        ARCHITECTURE_KING_BUCKETS => (game_inputs * KING_BUCKETS, game_inputs, false),
+        ARCHITECTURE_DEEP => (game_inputs, 0, true),
+        ARCHITECTURE_DEEP_KING_BUCKETS => (game_inputs * KING_BUCKETS, game_inputs, true),
         _ => return Err(NetError::Architecture(arch)),
     };
     let file_inputs = u32_at(b, 20) as usize;
@@ -226,7 +266,8 @@ fn header(b: &[u8], game: GameKind, game_inputs: usize) -> Result<Header, NetErr
         block,
         hidden,
         scale: scale as i32,
-        payload: payload_size(inputs, hidden),
+        deep,
+        payload: payload_size(inputs, hidden, deep),
     })
 }
 
@@ -237,6 +278,7 @@ pub fn from_bytes(b: &[u8], game: GameKind, game_inputs: usize) -> Result<Networ
         block,
         hidden,
         scale,
+        deep,
         payload: expected,
     } = header(b, game, game_inputs)?;
     let declared = u64_at(b, 32);
@@ -254,17 +296,33 @@ pub fn from_bytes(b: &[u8], game: GameKind, game_inputs: usize) -> Result<Networ
             computed,
         });
     }
-    let mut words = payload
-        .chunks_exact(2)
-        .map(|c| i16::from_le_bytes([c[0], c[1]]));
-    let w1: Vec<i16> = words.by_ref().take(inputs * hidden).collect();
-    let b1: Vec<i16> = words.by_ref().take(hidden).collect();
-    let w2: Vec<i16> = words.by_ref().take(2 * hidden).collect();
-    if let Some(&w) = w2.iter().find(|w| w.unsigned_abs() > 128) {
-        return Err(NetError::OutputWeight(w));
-    }
-    let t = &payload[payload.len() - 4..];
-    let b2 = i32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+    let mut r = Reader(payload);
+    let w1 = r.i16s(inputs * hidden);
+    let b1 = r.i16s(hidden);
+    let head = if deep {
+        let d = Deep {
+            w2: r.i8s(DEEP_L1 * 2 * hidden),
+            b2: r.i32s(DEEP_L1),
+            w3: r.i8s(DEEP_L2 * DEEP_L1),
+            b3: r.i32s(DEEP_L2),
+            w4: r.i16s(DEEP_L2),
+            b4: r.i32s(1)[0],
+        };
+        let biases = d.b2.iter().chain(&d.b3).chain([&d.b4]);
+        if let Some(&b) = biases
+            .into_iter()
+            .find(|b| b.unsigned_abs() > DEEP_BIAS_LIMIT as u32)
+        {
+            return Err(NetError::Bias(b));
+        }
+        Head::Deep(d)
+    } else {
+        let w = r.i16s(2 * hidden);
+        if let Some(&w) = w.iter().find(|w| w.unsigned_abs() > 128) {
+            return Err(NetError::OutputWeight(w));
+        }
+        Head::Linear { w, b: r.i32s(1)[0] }
+    };
     Ok(Network {
         game,
         inputs,
@@ -273,9 +331,37 @@ pub fn from_bytes(b: &[u8], game: GameKind, game_inputs: usize) -> Result<Networ
         scale,
         w1,
         b1,
-        w2,
-        b2,
+        head,
     })
+}
+
+/// Little-endian values read one after the other from a payload whose length was checked against the header.
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> &'a [u8] {
+        let (a, b) = self.0.split_at(n);
+        self.0 = b;
+        a
+    }
+
+    fn i8s(&mut self, n: usize) -> Vec<i8> {
+        self.take(n).iter().map(|&b| b as i8).collect()
+    }
+
+    fn i16s(&mut self, n: usize) -> Vec<i16> {
+        self.take(2 * n)
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect()
+    }
+
+    fn i32s(&mut self, n: usize) -> Vec<i32> {
+        self.take(4 * n)
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    }
 }
 
 /// Reads a net file for `game`. Only a regular file is read, and only as many bytes as its header implies: a

@@ -1,11 +1,55 @@
-//! The quantised network: `(inputs → H) × 2 perspectives → 1`, SCReLU after the first layer. The first layer is
-//! shared by both perspectives; the output layer has one weight per hidden unit of the side to move and one per
-//! hidden unit of the other side. A king-bucketed net has one block of the game's inputs per region of the
-//! perspective's own king (`features`).
+//! The quantised network: `(inputs → H) × 2 perspectives`, SCReLU after the first layer, then a head: either one
+//! output (`Head::Linear`, the first nets) or two small hidden layers of `DEEP_L1` and `DEEP_L2` units before the
+//! output (`Head::Deep`). The first layer is shared by both perspectives; the head reads the side to move's
+//! hidden units first, then the other side's. A king-bucketed net has one block of the game's inputs per region
+//! of the perspective's own king (`features`).
 
 use super::features::{Features, KING_BUCKETS};
-use super::simd::{screlu_dot, screlu_dot_scalar, QA, QB};
+use super::simd::{self, screlu_dot, screlu_dot_scalar, QA, QB};
 use crate::GameKind;
+
+/// Units of the deep head's first hidden layer.
+pub const DEEP_L1: usize = 32;
+/// Units of the deep head's second hidden layer.
+pub const DEEP_L2: usize = 32;
+/// The deep head's activations are bytes: 1.0 is `QX` (so that a byte times an int8 weight, twice, fits the
+/// 16-bit lanes of the vector multiply-add).
+pub const QX: i32 = 127;
+/// The deep head's hidden-layer weights are int8: 1.0 is `QW`, so they lie within ±127/64.
+pub const QW: i32 = 64;
+/// The deep head's output weights are int16: 1.0 is `QO` (finer than int8, as the output's error is the
+/// evaluation's).
+pub const QO: i32 = 1024;
+
+/// The layers after the first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Head {
+    /// `[us, them] → 1`: `w` has `hidden` weights for the side to move, then `hidden` for the other side, ×QB;
+    /// the bias is ×QA×QB.
+    Linear { w: Vec<i16>, b: i32 },
+    /// `[us, them] → DEEP_L1 → DEEP_L2 → 1`.
+    Deep(Deep),
+}
+
+/// The deep head's weights. Each unit's weights are one contiguous row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deep {
+    /// `DEEP_L1` rows of `2 × hidden` (side to move first), ×QW.
+    pub w2: Vec<i8>,
+    /// ×QX×QW.
+    pub b2: Vec<i32>,
+    /// `DEEP_L2` rows of `DEEP_L1`, ×QW.
+    pub w3: Vec<i8>,
+    /// ×QX×QW.
+    pub b3: Vec<i32>,
+    /// `DEEP_L2` output weights, ×QO.
+    pub w4: Vec<i16>,
+    /// ×QX×QO.
+    pub b4: i32,
+}
+
+/// Biases of the deep head stay within this, so that no sum of a layer can overflow 32 bits.
+pub const DEEP_BIAS_LIMIT: i32 = 1 << 24;
 
 /// A network for one game, as `file` reads and writes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,10 +66,7 @@ pub struct Network {
     pub w1: Vec<i16>,
     /// First-layer biases, ×QA.
     pub b1: Vec<i16>,
-    /// Output weights: `hidden` for the side to move, then `hidden` for the other side, ×QB.
-    pub w2: Vec<i16>,
-    /// Output bias, ×QA×QB.
-    pub b2: i32,
+    pub head: Head,
 }
 
 /// Evaluations are kept inside this, well away from mate scores.
@@ -52,24 +93,53 @@ impl Network {
     /// of the other side (`them`).
     #[inline]
     pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
-        let h = self.hidden;
-        let sum = screlu_dot(us, &self.w2[..h]) + screlu_dot(them, &self.w2[h..]);
-        let v = self.scaled(sum);
+        let (out, unit) = match &self.head {
+            Head::Linear { w, b } => (self.linear(w, *b, us, them, false), QA * QB),
+            Head::Deep(d) => (self.deep(d, us, them, false), QX * QO),
+        };
         debug_assert_eq!(
-            v,
-            self.scaled(
-                screlu_dot_scalar(us, &self.w2[..h]) + screlu_dot_scalar(them, &self.w2[h..])
-            ),
+            out,
+            match &self.head {
+                Head::Linear { w, b } => self.linear(w, *b, us, them, true),
+                Head::Deep(d) => self.deep(d, us, them, true),
+            },
             "SIMD and scalar outputs differ"
         );
-        v
+        let cp = out * i64::from(self.scale) / i64::from(unit);
+        cp.clamp(-EVAL_LIMIT as i64, EVAL_LIMIT as i64) as i32
     }
 
+    /// The linear head's output, ×QA×QB.
     #[inline(always)]
-    fn scaled(&self, sum: i64) -> i32 {
-        let out = sum / QA as i64 + self.b2 as i64;
-        let cp = out * self.scale as i64 / (QA as i64 * QB as i64);
-        cp.clamp(-EVAL_LIMIT as i64, EVAL_LIMIT as i64) as i32
+    fn linear(&self, w: &[i16], b: i32, us: &[i16], them: &[i16], scalar: bool) -> i64 {
+        let h = self.hidden;
+        let dot = if scalar {
+            screlu_dot_scalar
+        } else {
+            screlu_dot
+        };
+        let sum = dot(us, &w[..h]) + dot(them, &w[h..]);
+        sum / QA as i64 + i64::from(b)
+    }
+
+    /// The deep head's output, ×QX×QO.
+    #[inline(always)]
+    fn deep(&self, d: &Deep, us: &[i16], them: &[i16], scalar: bool) -> i64 {
+        let h = self.hidden;
+        let mut x = [0u8; 2 * super::file::MAX_HIDDEN];
+        let x = &mut x[..2 * h];
+        simd::screlu_bytes(us, &mut x[..h], scalar);
+        simd::screlu_bytes(them, &mut x[h..], scalar);
+        let mut y1 = [0u8; DEEP_L1];
+        simd::affine_crelu(x, &d.w2, &d.b2, &mut y1, scalar);
+        let mut y2 = [0u8; DEEP_L2];
+        simd::affine_crelu(&y1, &d.w3, &d.b3, &mut y2, scalar);
+        let out: i32 = y2
+            .iter()
+            .zip(&d.w4)
+            .map(|(&y, &w)| i32::from(y) * i32::from(w))
+            .sum();
+        i64::from(out) + i64::from(d.b4)
     }
 
     /// A network of zeros except for what `f` says, for tests: `f(i)` fills the first-layer weights.
@@ -87,10 +157,32 @@ impl Network {
             scale: 400,
             w1: (0..inputs * hidden).map(&mut f).collect(),
             b1: (0..hidden).map(&mut f).collect(),
-            w2: (0..2 * hidden)
-                .map(|i| (f(i) % 128).clamp(-127, 127))
-                .collect(),
-            b2: 0,
+            head: Head::Linear {
+                w: (0..2 * hidden)
+                    .map(|i| (f(i) % 128).clamp(-127, 127))
+                    .collect(),
+                b: 0,
+            },
         }
+    }
+
+    /// As `with_weights`, with a deep head whose weights `f` also fills (for tests).
+    pub fn deep_with_weights(
+        game: GameKind,
+        inputs: usize,
+        hidden: usize,
+        mut f: impl FnMut(usize) -> i16,
+    ) -> Network {
+        let mut net = Network::with_weights(game, inputs, hidden, &mut f);
+        let mut byte = |i| (f(i) % 128) as i8;
+        net.head = Head::Deep(Deep {
+            w2: (0..DEEP_L1 * 2 * hidden).map(&mut byte).collect(),
+            b2: (0..DEEP_L1).map(|i| i32::from(byte(i)) * 64).collect(),
+            w3: (0..DEEP_L2 * DEEP_L1).map(&mut byte).collect(),
+            b3: (0..DEEP_L2).map(|i| i32::from(byte(i)) * 64).collect(),
+            w4: (0..DEEP_L2).map(|i| i16::from(byte(i)) * 8).collect(),
+            b4: 0,
+        });
+        net
     }
 }

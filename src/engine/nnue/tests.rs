@@ -16,6 +16,16 @@ fn random_bucketed_net(game: GameKind, hidden: usize, seed: u64) -> Network {
     random_net_with_blocks(game, features::KING_BUCKETS, hidden, seed)
 }
 
+/// A net with a deep head, random weights, plain or with king buckets.
+fn random_deep_net(game: GameKind, buckets: usize, hidden: usize, seed: u64) -> Network {
+    let mut r = SplitMix64::new(seed);
+    let mut net = Network::deep_with_weights(game, inputs(game) * buckets.max(1), hidden, |_| {
+        (r.below(401) as i16 - 200) / 2
+    });
+    net.block = if buckets == 0 { 0 } else { inputs(game) };
+    net
+}
+
 /// Random weights for a plain net (`buckets` 0) or one with `buckets` king blocks.
 fn random_net_with_blocks(game: GameKind, buckets: usize, hidden: usize, seed: u64) -> Network {
     let mut r = SplitMix64::new(seed);
@@ -37,6 +47,15 @@ fn incremental_matches_refresh<V: Features + crate::engine::eval::GameEval>(
     } else {
         random_net(V::KIND, 32, seed)
     };
+    incremental_matches_refresh_with::<V>(&net, seed);
+}
+
+/// As above, for a given net (debug builds also check each output's vector kernels against the portable ones).
+fn incremental_matches_refresh_with<V: Features + crate::engine::eval::GameEval>(
+    net: &Network,
+    seed: u64,
+) {
+    let net = net.clone();
     assert!(net.fits::<V>());
     let mut r = SplitMix64::new(seed);
     let (mut captures, mut drops, mut promotions, mut king_moves) = (0, 0, 0, 0);
@@ -99,6 +118,74 @@ fn king_bucketed_accumulator_equals_refresh_in_all_games() {
     incremental_matches_refresh::<Minishogi>(4, true);
     incremental_matches_refresh::<Yari>(5, true);
     incremental_matches_refresh::<Shogi>(6, true);
+}
+
+#[test]
+fn deep_head_accumulators_equal_refresh_and_outputs_vary() {
+    for (i, buckets) in [0, features::KING_BUCKETS].into_iter().enumerate() {
+        let seed = 20 + i as u64 * 3;
+        incremental_matches_refresh_with::<Minishogi>(
+            &random_deep_net(GameKind::Minishogi, buckets, 32, seed),
+            seed,
+        );
+        incremental_matches_refresh_with::<Yari>(
+            &random_deep_net(GameKind::Yari, buckets, 32, seed + 1),
+            seed + 1,
+        );
+        incremental_matches_refresh_with::<Shogi>(
+            &random_deep_net(GameKind::Shogi, buckets, 64, seed + 2),
+            seed + 2,
+        );
+    }
+    // the head is not a constant: positions get different evaluations
+    let net = random_deep_net(GameKind::Shogi, 0, 64, 31);
+    let mut r = SplitMix64::new(4);
+    let mut pos = Position::<Shogi>::startpos();
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..40 {
+        let moves = pos.legal_moves();
+        pos.do_move(moves[r.below(moves.len())]);
+        seen.insert(AccumulatorStack::new(&net, &pos).evaluate(&net, &pos));
+    }
+    assert!(seen.len() > 10, "{seen:?}");
+}
+
+#[test]
+fn deep_head_kernels_equal_scalar() {
+    let mut r = SplitMix64::new(12);
+    for n in [32usize, 64, 512, 2048] {
+        let acc: Vec<i16> = (0..n).map(|_| r.below(700) as i16 - 200).collect();
+        let (mut a, mut b) = (vec![0u8; n], vec![0u8; n]);
+        simd::screlu_bytes(&acc, &mut a, false);
+        simd::screlu_bytes(&acc, &mut b, true);
+        assert_eq!(a, b);
+        assert!(a.iter().all(|&x| x <= 127));
+        let w: Vec<i8> = (0..32 * n)
+            .map(|_| (r.below(256) as i32 - 128) as i8)
+            .collect();
+        let bias: Vec<i32> = (0..32).map(|_| r.below(20_001) as i32 - 10_000).collect();
+        let (mut o1, mut o2) = ([0u8; 32], [0u8; 32]);
+        simd::affine_crelu(&a, &w, &bias, &mut o1, false);
+        simd::affine_crelu(&a, &w, &bias, &mut o2, true);
+        assert_eq!(o1, o2);
+        assert_eq!(
+            simd::dot_bytes(&a, &w[..n]),
+            simd::dot_bytes_scalar(&a, &w[..n])
+        );
+        // the extremes: activations of 127 against weights of -128 and 127 do not saturate
+        let (x, lo, hi) = (vec![127u8; n], vec![-128i8; n], vec![127i8; n]);
+        assert_eq!(simd::dot_bytes(&x, &lo), -127 * 128 * n as i32);
+        assert_eq!(simd::dot_bytes(&x, &hi), 127 * 127 * n as i32);
+    }
+    // the byte SCReLU: 255 (1.0) is 127, half of it about a quarter
+    let mut out = [0u8; 32];
+    let mut acc = [0i16; 32];
+    acc[0] = 255;
+    acc[1] = 128;
+    acc[2] = -5;
+    acc[3] = 1000;
+    simd::screlu_bytes(&acc, &mut out, false);
+    assert_eq!(&out[..4], &[127, 32, 0, 127]);
 }
 
 #[test]
@@ -192,6 +279,32 @@ fn net_file_round_trips() {
     assert_eq!(
         file::from_bytes(&bytes, GameKind::Minishogi, 520).as_ref(),
         Ok(&net)
+    );
+    // the deep head, plain (architecture 3) and king-bucketed (4)
+    for (buckets, arch) in [(0, 3u32), (features::KING_BUCKETS, 4)] {
+        let net = random_deep_net(GameKind::Yari, buckets, 32, 8);
+        let bytes = file::to_bytes(&net);
+        assert_eq!(
+            u32::from_le_bytes([bytes[16], bytes[17], bytes[18], bytes[19]]),
+            arch
+        );
+        assert_eq!(
+            file::from_bytes(&bytes, GameKind::Yari, 1186).as_ref(),
+            Ok(&net)
+        );
+    }
+}
+
+#[test]
+fn a_deep_head_bias_beyond_its_limit_is_refused() {
+    let mut net = random_deep_net(GameKind::Minishogi, 0, 32, 9);
+    if let network::Head::Deep(d) = &mut net.head {
+        d.b3[5] = network::DEEP_BIAS_LIMIT + 1;
+    }
+    let bytes = file::to_bytes(&net);
+    assert_eq!(
+        file::from_bytes(&bytes, GameKind::Minishogi, 520).unwrap_err(),
+        NetError::Bias(network::DEEP_BIAS_LIMIT + 1)
     );
 }
 
