@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use hayate::engine::nnue::{self, features};
 use hayate::engine::search::{Limits, Searcher, TimeOptions};
 use hayate::learn::dataset::{self, record_inputs};
-use hayate::learn::record::read_file;
+use hayate::learn::record::{self, read_file};
 use hayate::learn::selfplay::{self, SelfplayConfig};
 use hayate::learn::train::{self, TrainConfig};
 use hayate::rules::piece::Color;
@@ -40,6 +40,47 @@ fn selfplay_config(output: PathBuf, positions: u64) -> SelfplayConfig {
     }
 }
 
+/// A file of the first layout (a byte per square) is read and appended to in that layout; appending positions a
+/// file already holds writes nothing; a record cut short by a killed run is dropped on the next append.
+#[test]
+fn data_files_of_both_layouts_append_without_duplicates() {
+    use record::Format;
+    let dir = temp_dir("layouts");
+    let v2 = dir.join("v2.bin");
+    selfplay::run::<Minishogi>(&selfplay_config(v2.clone(), 200), &|| false, &|_| {}).unwrap();
+    let records = read_file::<Minishogi>(&v2).unwrap();
+    let packing = hayate::learn::packed::Packing::of::<Minishogi>();
+
+    let v1 = dir.join("v1.bin");
+    let mut bytes = record::header::<Minishogi>(Format::Plain).to_vec();
+    for r in &records[..100] {
+        r.write::<Minishogi>(Format::Plain, &packing, &mut bytes)
+            .unwrap();
+    }
+    bytes.extend_from_slice(&[1, 2, 3]); // a torn record
+    std::fs::write(&v1, &bytes).unwrap();
+    let mut out = record::open_append::<Minishogi>(&v1).unwrap();
+    assert_eq!(out.format(), Format::Plain);
+    assert_eq!(
+        out.append::<Minishogi>(&records[50..]).unwrap(),
+        records.len() - 100
+    );
+    assert_eq!(out.duplicates, 50);
+    drop(out);
+    assert_eq!(read_file::<Minishogi>(&v1).unwrap(), records);
+    assert_eq!(
+        std::fs::metadata(&v1).unwrap().len() as usize,
+        record::HEADER_SIZE + 45 * records.len()
+    );
+
+    let mut out = record::open_append::<Minishogi>(&v2).unwrap();
+    assert_eq!(out.format(), Format::Packed);
+    assert_eq!(out.append::<Minishogi>(&records).unwrap(), 0);
+    drop(out);
+    assert_eq!(read_file::<Minishogi>(&v2).unwrap(), records);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn selfplay_train_load_and_play() {
     let dir = temp_dir("pipeline");
@@ -59,6 +100,13 @@ fn selfplay_train_load_and_play() {
     let records = read_file::<Minishogi>(&data).unwrap();
     assert!(records.len() as u64 >= first.positions + 100);
     assert!(records.iter().map(|r| r.game).max().unwrap() > games_after_first);
+    // written packed (version 2, 18 bytes a minishogi record), no position twice
+    let bytes = std::fs::read(&data).unwrap();
+    assert_eq!((bytes[9], &bytes[12..16]), (2, &18u32.to_le_bytes()[..]));
+    assert_eq!(bytes.len(), record::HEADER_SIZE + 18 * records.len());
+    let distinct: std::collections::HashSet<String> =
+        records.iter().map(|r| r.to_sfen::<Minishogi>()).collect();
+    assert_eq!(distinct.len(), records.len());
 
     // every record is a legal position whose inputs are those of the position it packs
     for r in &records {

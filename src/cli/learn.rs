@@ -105,13 +105,14 @@ pub fn run_selfplay(a: &SelfplayArgs) -> ExitCode {
         let mut err = std::io::stderr().lock();
         let _ = write!(
             err,
-            "\rgames {}  positions {}  {:.0} pos/s  black {} white {} draws {}  {:.0} s ",
+            "\rgames {}  positions {}  {:.0} pos/s  black {} white {} draws {}  duplicates {}  {:.0} s ",
             s.games,
             s.positions,
             s.positions as f64 / s.seconds.max(1e-9),
             s.black_wins,
             s.white_wins,
             s.draws,
+            s.duplicates,
             s.seconds
         );
         let _ = err.flush();
@@ -122,9 +123,10 @@ pub fn run_selfplay(a: &SelfplayArgs) -> ExitCode {
     match r {
         Ok(s) => {
             println!(
-                "selfplay: {} games, {} positions in {:.1} s ({:.0} positions/s) appended to {}",
+                "selfplay: {} games, {} positions ({} duplicates left out) in {:.1} s ({:.0} positions/s) appended to {}",
                 s.games,
                 s.positions,
+                s.duplicates,
                 s.seconds,
                 s.positions as f64 / s.seconds.max(1e-9),
                 cfg.output.display()

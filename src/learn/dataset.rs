@@ -1,6 +1,6 @@
-//! Training samples: the records of data files turned into the network's active inputs (per perspective, the
-//! side to move's first), their scores and results, split into training and validation by game, so that no
-//! game has positions on both sides of the split.
+//! Training samples: the records of data files, kept packed with their scores and results and turned into the
+//! network's active inputs (per perspective, the side to move's first) when a batch needs them; split into
+//! training and validation by game, so that no game has positions on both sides of the split.
 //!
 //! For a king-bucketed net each sample also carries, per active input, the same input in a shared block after
 //! the king blocks (a "factoriser": what a piece on a square is worth whatever the king's square). It exists only
@@ -8,27 +8,59 @@
 
 use std::path::Path;
 
-use super::record::{read_file, Record};
+use super::packed::Packing;
+use super::record::{for_each_record, Record};
 use crate::engine::nnue::features::{
     board_feature, hand_feature, king_offset, Features, KING_BUCKETS,
 };
 use crate::rules::piece::{Color, Kind, Piece};
 use crate::rules::square::Square;
 
-#[derive(Clone, Debug, Default)]
+/// Samples kept packed (`packed`), about 40 bytes each for 9×9, their inputs decoded when a batch needs them,
+/// so that tens of millions fit in memory.
+#[derive(Clone, Debug)]
 pub struct Dataset {
-    /// Active inputs of all samples, one after the other: the side to move's, then the other side's.
-    pub feats: Vec<u32>,
-    /// Sample i's side-to-move inputs are `feats[starts[2i]..starts[2i+1]]`, the other side's
-    /// `feats[starts[2i+1]..starts[2i+2]]`.
-    pub starts: Vec<u32>,
+    packing: Packing,
+    /// Each sample's position, `packing.bytes` each.
+    positions: Vec<u8>,
     /// The search's score, centipawns, for the side to move.
     pub scores: Vec<f32>,
     /// The game's result for the side to move: 0, 0.5 or 1.
     pub results: Vec<f32>,
+    /// Turns a packed position into the inputs of the side to move, then of the other side.
+    decode: fn(&Packing, &[u8], bool, &mut Vec<u32>, &mut Vec<u32>),
+    king_buckets: bool,
+}
+
+/// The inputs of a packed position of game `V` for both perspectives, the side to move's first.
+fn decode<V: Features>(
+    packing: &Packing,
+    bytes: &[u8],
+    king_buckets: bool,
+    us: &mut Vec<u32>,
+    them: &mut Vec<u32>,
+) {
+    us.clear();
+    them.clear();
+    // the bytes were packed from a record when the data set was loaded
+    if let Some(r) = packing.unpack(bytes) {
+        us.extend(training_inputs::<V>(&r, r.side, king_buckets));
+        them.extend(training_inputs::<V>(&r, !r.side, king_buckets));
+    }
 }
 
 impl Dataset {
+    pub fn new<V: Features>(king_buckets: bool) -> Dataset {
+        Dataset {
+            packing: Packing::of::<V>(),
+            positions: Vec::new(),
+            scores: Vec::new(),
+            results: Vec::new(),
+            decode: decode::<V>,
+            king_buckets,
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.scores.len()
     }
@@ -37,28 +69,28 @@ impl Dataset {
         self.scores.is_empty()
     }
 
-    /// Sample i's inputs: (side to move's, other side's).
+    /// Sample i's inputs: the side to move's into `us`, the other side's into `them`.
     #[inline]
-    pub fn inputs(&self, i: usize) -> (&[u32], &[u32]) {
-        let (a, b, c) = (
-            self.starts[2 * i] as usize,
-            self.starts[2 * i + 1] as usize,
-            self.starts[2 * i + 2] as usize,
+    pub fn inputs_into(&self, i: usize, us: &mut Vec<u32>, them: &mut Vec<u32>) {
+        let n = self.packing.bytes;
+        (self.decode)(
+            &self.packing,
+            &self.positions[i * n..(i + 1) * n],
+            self.king_buckets,
+            us,
+            them,
         );
-        (&self.feats[a..b], &self.feats[b..c])
     }
 
-    fn push<V: Features>(&mut self, r: &Record, king_buckets: bool) {
-        if self.starts.is_empty() {
-            self.starts.push(0);
-        }
-        for persp in [r.side, !r.side] {
-            self.feats
-                .extend(training_inputs::<V>(r, persp, king_buckets));
-            self.starts.push(self.feats.len() as u32);
-        }
+    fn push(&mut self, r: &Record) -> Result<(), String> {
+        let at = self.positions.len();
+        self.positions.resize(at + self.packing.bytes, 0);
+        self.packing
+            .pack(r, &mut self.positions[at..])
+            .map_err(|e| e.to_string())?;
         self.scores.push(f32::from(r.score));
         self.results.push(f32::from(r.result) / 2.0);
+        Ok(())
     }
 }
 
@@ -102,21 +134,34 @@ pub fn training_inputs<V: Features>(r: &Record, persp: Color, king_buckets: bool
     out
 }
 
-/// Reads data files of game `V`, with the inputs of a plain or a king-bucketed net; games whose index is a
-/// multiple of `val_every` go to validation (none when `val_every` is 0).
+/// Reads data files of game `V`, for a plain or a king-bucketed net; games whose index is a multiple of
+/// `val_every` go to validation (none when `val_every` is 0).
 pub fn load<V: Features>(
     paths: &[&Path],
     val_every: u32,
     king_buckets: bool,
 ) -> Result<(Dataset, Dataset), String> {
-    let (mut train, mut val) = (Dataset::default(), Dataset::default());
+    let (mut train, mut val) = (
+        Dataset::new::<V>(king_buckets),
+        Dataset::new::<V>(king_buckets),
+    );
     for p in paths {
-        for r in read_file::<V>(p)? {
-            if val_every > 0 && r.game % val_every == 0 {
-                val.push::<V>(&r, king_buckets);
-            } else {
-                train.push::<V>(&r, king_buckets);
+        let mut failed = None;
+        for_each_record::<V>(p, |r| {
+            if failed.is_some() {
+                return;
             }
+            let to = if val_every > 0 && r.game % val_every == 0 {
+                &mut val
+            } else {
+                &mut train
+            };
+            if let Err(e) = to.push(&r) {
+                failed = Some(format!("{}: {} ({})", p.display(), e, r.to_sfen::<V>()));
+            }
+        })?;
+        if let Some(e) = failed {
+            return Err(e);
         }
     }
     Ok((train, val))

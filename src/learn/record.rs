@@ -3,23 +3,26 @@
 //!
 //! Layout, all integers little-endian:
 //! ```text
-//! header (16 bytes): magic "HYDATA01" | game u8 (0 shogi, 1 minishogi, 2 yarishogi) | version u8 (1)
+//! header (16 bytes): magic "HYDATA01" | game u8 (0 shogi, 1 minishogi, 2 yarishogi) | version u8 (1 or 2)
 //!                    | 2 bytes zero | record size u32
-//! record:            board: one byte per square in square order (file-major, see `Square`), the piece code
+//! version 2 record:  the position packed as `packed` describes (32 bytes for 9×9 shogi)
+//!                    | score i16: the search's score in centipawns, from the side to move
+//!                    | ply u16: moves played since the start position
+//!                    | u32: the game's index (games are numbered from 0 across resumed runs) in the low 30 bits,
+//!                      the game's result for the side to move in the top two (0 loss, 1 draw, 2 win)
+//! version 1 record:  board: one byte per square in square order (file-major, see `Square`), the piece code
 //!                    (colour << 4 | kind, as `Piece::code`) or 0xff for an empty square
 //!                    | hands: for Black then White, one count byte per kind of the game's `HAND_KINDS`
-//!                    | side to move u8 (0 Black, 1 White)
-//!                    | score i16: the search's score in centipawns, from the side to move
-//!                    | result u8: the game's result for the side to move: 0 loss, 1 draw, 2 win
-//!                    | game u32: the game's index (games are numbered from 0 across resumed runs)
-//!                    | ply u16: moves played since the start position
+//!                    | side to move u8 (0 Black, 1 White) | score i16 | result u8 | game u32 | ply u16
 //! ```
-//! Minishogi records are 45 bytes, Yari 81, 9×9 shogi 105.
+//! Version 2 records are 40 bytes for 9×9 shogi, 18 for minishogi, 30 for Yari (version 1: 105, 45 and 81).
+//! New files are written as version 2; a version 1 file is read, and appended to, as version 1.
 
 use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
 use std::path::Path;
 
+use super::packed::Packing;
 pub use crate::engine::nnue::file::{game_code, game_from_code};
 use crate::rules::piece::{Color, Piece};
 use crate::rules::position::sfen::write_board;
@@ -28,12 +31,42 @@ use crate::rules::square::Square;
 use crate::rules::variant::Variant;
 
 pub const MAGIC: &[u8; 8] = b"HYDATA01";
-pub const VERSION: u8 = 1;
 pub const HEADER_SIZE: usize = 16;
+/// Game indices of version 2 records wrap at this (they are only told apart for the validation split).
+pub const GAME_INDEX_LIMIT: u32 = 1 << 30;
 
-/// Bytes of one record of game `V`.
-pub const fn record_size<V: Variant>() -> usize {
-    V::SQUARES + 2 * V::HAND_KINDS.len() + 1 + 2 + 1 + 4 + 2
+/// A data file's record layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Version 1: a byte per square.
+    Plain,
+    /// Version 2: packed positions.
+    Packed,
+}
+
+impl Format {
+    pub const fn version(self) -> u8 {
+        match self {
+            Format::Plain => 1,
+            Format::Packed => 2,
+        }
+    }
+
+    fn from_version(v: u8) -> Option<Format> {
+        match v {
+            1 => Some(Format::Plain),
+            2 => Some(Format::Packed),
+            _ => None,
+        }
+    }
+
+    /// Bytes of one record of game `V`.
+    pub fn record_size<V: Variant>(self) -> usize {
+        match self {
+            Format::Plain => V::SQUARES + 2 * V::HAND_KINDS.len() + 1 + 2 + 1 + 4 + 2,
+            Format::Packed => Packing::of::<V>().bytes + 2 + 2 + 4,
+        }
+    }
 }
 
 /// One labelled position, unpacked.
@@ -74,7 +107,28 @@ impl Record {
         }
     }
 
-    pub fn write<V: Variant>(&self, out: &mut Vec<u8>) {
+    /// Appends the record in `format` to `out`; a packed record needs the full set of pieces.
+    pub fn write<V: Variant>(
+        &self,
+        format: Format,
+        packing: &Packing,
+        out: &mut Vec<u8>,
+    ) -> Result<(), super::packed::PackError> {
+        if format == Format::Packed {
+            let at = out.len();
+            out.resize(at + packing.bytes, 0);
+            packing.pack(self, &mut out[at..])?;
+            out.extend_from_slice(&self.score.to_le_bytes());
+            out.extend_from_slice(&self.ply.to_le_bytes());
+            let tail = self.game % GAME_INDEX_LIMIT | u32::from(self.result.min(2)) << 30;
+            out.extend_from_slice(&tail.to_le_bytes());
+            return Ok(());
+        }
+        self.write_plain::<V>(out);
+        Ok(())
+    }
+
+    fn write_plain<V: Variant>(&self, out: &mut Vec<u8>) {
         out.extend(self.board.iter().map(|p| p.code() as u8));
         for h in &self.hands {
             out.extend_from_slice(h);
@@ -86,11 +140,21 @@ impl Record {
         out.extend_from_slice(&self.ply.to_le_bytes());
     }
 
-    /// Unpacks one record (`bytes` is exactly `record_size::<V>()` long); `None` when a byte is not a piece of
-    /// the game or a field is out of range.
-    pub fn read<V: Variant>(bytes: &[u8]) -> Option<Record> {
-        if bytes.len() != record_size::<V>() {
+    /// Reads one record of `format` (`bytes` is exactly one record long); `None` when the bytes are not a
+    /// position of the game or a field is out of range.
+    pub fn read<V: Variant>(format: Format, packing: &Packing, bytes: &[u8]) -> Option<Record> {
+        if bytes.len() != format.record_size::<V>() {
             return None;
+        }
+        if format == Format::Packed {
+            let (pos, t) = bytes.split_at(packing.bytes);
+            let mut r = packing.unpack(pos)?;
+            r.score = i16::from_le_bytes([t[0], t[1]]);
+            r.ply = u16::from_le_bytes([t[2], t[3]]);
+            let tail = u32::from_le_bytes([t[4], t[5], t[6], t[7]]);
+            r.game = tail % GAME_INDEX_LIMIT;
+            r.result = (tail >> 30) as u8;
+            return (r.result <= 2).then_some(r);
         }
         let (b, rest) = bytes.split_at(V::SQUARES);
         let mut board = Vec::with_capacity(V::SQUARES);
@@ -168,96 +232,163 @@ fn piece_from_code<V: Variant>(code: u8) -> Option<Piece> {
     Some(Piece::new(color, kind))
 }
 
-pub fn header<V: Variant>() -> [u8; HEADER_SIZE] {
+pub fn header<V: Variant>(format: Format) -> [u8; HEADER_SIZE] {
     let mut h = [0u8; HEADER_SIZE];
     h[..8].copy_from_slice(MAGIC);
     h[8] = game_code(V::KIND);
-    h[9] = VERSION;
-    h[12..16].copy_from_slice(&(record_size::<V>() as u32).to_le_bytes());
+    h[9] = format.version();
+    h[12..16].copy_from_slice(&(format.record_size::<V>() as u32).to_le_bytes());
     h
 }
 
-/// Checks a data file's header against game `V`.
-pub fn check_header<V: Variant>(h: &[u8]) -> Result<(), String> {
+/// Checks a data file's header against game `V`; returns its format.
+pub fn check_header<V: Variant>(h: &[u8]) -> Result<Format, String> {
     if h.len() < HEADER_SIZE || &h[..8] != MAGIC {
         return Err("not a Hayate data file (bad magic)".into());
     }
-    if h[9] != VERSION {
-        return Err(format!("data file version {} (expected {VERSION})", h[9]));
-    }
+    let format = Format::from_version(h[9])
+        .ok_or_else(|| format!("data file version {} (this build reads 1 and 2)", h[9]))?;
     match game_from_code(h[8]) {
         Some(g) if g == V::KIND => {}
         Some(g) => return Err(format!("data file is for {g}, not {}", V::NAME)),
         None => return Err(format!("data file names an unknown game ({})", h[8])),
     }
     let size = u32::from_le_bytes([h[12], h[13], h[14], h[15]]) as usize;
-    if size != record_size::<V>() {
+    if size != format.record_size::<V>() {
         return Err(format!(
             "data file records are {size} bytes (expected {})",
-            record_size::<V>()
+            format.record_size::<V>()
         ));
     }
-    Ok(())
+    Ok(format)
 }
 
-/// Every record of a data file of game `V`; a torn last record (a run killed mid-write) is ignored.
-pub fn read_file<V: Variant>(path: &Path) -> Result<Vec<Record>, String> {
+/// A data file's bytes and format, the header checked.
+fn read_bytes<V: Variant>(path: &Path) -> Result<(Vec<u8>, Format), String> {
     let f = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     let mut bytes = Vec::new();
     BufReader::new(f)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    check_header::<V>(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    let size = record_size::<V>();
-    let mut out = Vec::with_capacity((bytes.len() - HEADER_SIZE) / size);
+    let format = check_header::<V>(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((bytes, format))
+}
+
+/// Calls `each` with every record of a data file of game `V`, in order, without keeping them; a torn last
+/// record (a run killed mid-write) is ignored.
+pub fn for_each_record<V: Variant>(
+    path: &Path,
+    mut each: impl FnMut(Record),
+) -> Result<Format, String> {
+    let (bytes, format) = read_bytes::<V>(path)?;
+    let (size, packing) = (format.record_size::<V>(), Packing::of::<V>());
     for (i, chunk) in bytes[HEADER_SIZE..].chunks_exact(size).enumerate() {
-        match Record::read::<V>(chunk) {
-            Some(r) => out.push(r),
+        match Record::read::<V>(format, &packing, chunk) {
+            Some(r) => each(r),
             None => return Err(format!("{}: record {i} is corrupt", path.display())),
         }
     }
+    Ok(format)
+}
+
+/// Every record of a data file of game `V`; a torn last record is ignored.
+pub fn read_file<V: Variant>(path: &Path) -> Result<Vec<Record>, String> {
+    let mut out = Vec::new();
+    for_each_record::<V>(path, |r| out.push(r))?;
     Ok(out)
 }
 
-/// Opens a data file for appending: a new file gets the header; an existing one must be of the same game.
-/// Returns the file and the next free game index (one more than the highest recorded).
-pub fn open_append<V: Variant>(path: &Path) -> Result<(File, u32), String> {
-    let next_game = if path.exists() {
-        read_file::<V>(path)?
-            .iter()
-            .map(|r| r.game + 1)
-            .max()
-            .unwrap_or(0)
+/// A data file open for appending.
+pub struct Appender {
+    file: File,
+    format: Format,
+    packing: Packing,
+    /// The next free game index (one more than the highest recorded).
+    pub next_game: u32,
+    /// A key per position already in the file, so that no position is written twice.
+    seen: std::collections::HashSet<u64>,
+    /// Positions left out as already present.
+    pub duplicates: u64,
+}
+
+/// The key of a position (the side to move, the board and the hands) for finding duplicates.
+fn position_key<V: Variant>(packing: &Packing, r: &Record) -> u64 {
+    let mut buf = Vec::with_capacity(V::SQUARES + 16);
+    match Record::write::<V>(r, Format::Packed, packing, &mut buf) {
+        Ok(()) => crate::engine::nnue::file::fnv1a(&buf[..packing.bytes]),
+        Err(_) => {
+            buf.clear();
+            r.write_plain::<V>(&mut buf);
+            // the plain record without its score, result, game and ply
+            crate::engine::nnue::file::fnv1a(&buf[..buf.len() - 9])
+        }
+    }
+}
+
+/// Opens a data file for appending: a new file gets the header (version 2); an existing one must be of the same
+/// game and keeps its format. The file's positions are read so that none is written again.
+pub fn open_append<V: Variant>(path: &Path) -> Result<Appender, String> {
+    let packing = Packing::of::<V>();
+    let mut seen = std::collections::HashSet::new();
+    let mut next_game = 0;
+    let existing = if path.exists() {
+        Some(for_each_record::<V>(path, |r| {
+            next_game = next_game.max(r.game + 1);
+            seen.insert(position_key::<V>(&packing, &r));
+        })?)
     } else {
-        0
+        None
     };
-    let mut f = std::fs::OpenOptions::new()
+    let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
         .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let format = existing.unwrap_or(Format::Packed);
     if len == 0 {
-        f.write_all(&header::<V>())
+        file.write_all(&header::<V>(format))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     } else {
         // a torn record at the end would shift every record after it: cut it off
-        let size = record_size::<V>() as u64;
+        let size = format.record_size::<V>() as u64;
         let whole = (len - HEADER_SIZE as u64) / size * size + HEADER_SIZE as u64;
         if whole != len {
-            f.set_len(whole)
+            file.set_len(whole)
                 .map_err(|e| format!("cannot truncate {}: {e}", path.display()))?;
         }
     }
-    Ok((f, next_game))
+    Ok(Appender {
+        file,
+        format,
+        packing,
+        next_game,
+        seen,
+        duplicates: 0,
+    })
 }
 
-/// Writes records to an open data file (whole records only, so a later run can append).
-pub fn append<V: Variant>(f: &mut File, records: &[Record]) -> io::Result<()> {
-    let mut buf = Vec::with_capacity(records.len() * record_size::<V>());
-    for r in records {
-        r.write::<V>(&mut buf);
+impl Appender {
+    pub fn format(&self) -> Format {
+        self.format
     }
-    f.write_all(&buf)?;
-    f.flush()
+
+    /// Writes the records whose positions the file does not hold yet (whole records only, so that a later run
+    /// can append); returns how many were written.
+    pub fn append<V: Variant>(&mut self, records: &[Record]) -> io::Result<usize> {
+        let mut buf = Vec::with_capacity(records.len() * self.format.record_size::<V>());
+        let mut written = 0;
+        for r in records {
+            if !self.seen.insert(position_key::<V>(&self.packing, r)) {
+                self.duplicates += 1;
+                continue;
+            }
+            r.write::<V>(self.format, &self.packing, &mut buf)
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+            written += 1;
+        }
+        self.file.write_all(&buf)?;
+        self.file.flush()?;
+        Ok(written)
+    }
 }

@@ -6,7 +6,8 @@
 //! spread out. Games end by the rules (no legal move, the fourth repetition judged by the game's rule, perpetual
 //! check), by adjudication when both sides' scores agree that one side has won for several moves, or as a draw
 //! at the ply limit. Workers play games on their own threads with their own searcher; one writer appends whole
-//! games, so a run stopped at any moment leaves a file that a later run extends.
+//! games, so a run stopped at any moment leaves a file that a later run extends. A position the file already
+//! holds is not written again.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -179,6 +180,8 @@ pub struct SelfplaySummary {
     pub black_wins: u64,
     pub white_wins: u64,
     pub draws: u64,
+    /// Positions left out because the file already held them.
+    pub duplicates: u64,
     pub seconds: f64,
 }
 
@@ -189,8 +192,8 @@ pub fn run<V: GameEval>(
     stop: &(dyn Fn() -> bool + Sync),
     progress: &(dyn Fn(&SelfplaySummary) + Sync),
 ) -> Result<SelfplaySummary, String> {
-    let (mut file, first_game) = record::open_append::<V>(&cfg.output)?;
-    let next = AtomicU32::new(first_game);
+    let mut file = record::open_append::<V>(&cfg.output)?;
+    let next = AtomicU32::new(file.next_game);
     let start = Instant::now();
     let (tx, rx) = mpsc::channel::<Game>();
     let mut sum = SelfplaySummary::default();
@@ -228,13 +231,17 @@ pub fn run<V: GameEval>(
             if done.load(Ordering::Relaxed) {
                 continue;
             }
-            if let Err(e) = record::append::<V>(&mut file, &g.records) {
-                result = Err(format!("cannot write {}: {e}", cfg.output.display()));
-                done.store(true, Ordering::Relaxed);
-                continue;
-            }
+            let written = match file.append::<V>(&g.records) {
+                Ok(n) => n,
+                Err(e) => {
+                    result = Err(format!("cannot write {}: {e}", cfg.output.display()));
+                    done.store(true, Ordering::Relaxed);
+                    continue;
+                }
+            };
             sum.games += 1;
-            sum.positions += g.records.len() as u64;
+            sum.positions += written as u64;
+            sum.duplicates = file.duplicates;
             match g.winner {
                 Some(Color::Black) => sum.black_wins += 1,
                 Some(Color::White) => sum.white_wins += 1,

@@ -348,9 +348,11 @@ fn chunk_grad(p: &Params, d: &Dataset, idx: &[u32], cfg: &TrainConfig) -> Grad {
     };
     let mut s = Scratch::new(p);
     let mut dacc = vec![0.0f32; 2 * h];
+    let (mut us, mut them) = (Vec::with_capacity(128), Vec::with_capacity(128));
     for &i in idx {
         let i = i as usize;
-        let (us, them) = d.inputs(i);
+        d.inputs_into(i, &mut us, &mut them);
+        let (us, them) = (us.as_slice(), them.as_slice());
         let out = p.forward(us, them, &mut s);
         let sg = sigmoid(out);
         let t = target(d, i, cfg);
@@ -381,10 +383,11 @@ pub fn loss(p: &Params, d: &Dataset, cfg: &TrainConfig) -> f64 {
         .par_chunks(1024)
         .map(|c| {
             let mut s = Scratch::new(p);
+            let (mut us, mut them) = (Vec::with_capacity(128), Vec::with_capacity(128));
             c.iter()
                 .map(|&i| {
-                    let (us, them) = d.inputs(i as usize);
-                    let sg = sigmoid(p.forward(us, them, &mut s));
+                    d.inputs_into(i as usize, &mut us, &mut them);
+                    let sg = sigmoid(p.forward(&us, &them, &mut s));
                     let t = target(d, i as usize, cfg);
                     f64::from((sg - t) * (sg - t))
                 })
