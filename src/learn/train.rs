@@ -300,14 +300,14 @@ impl Params {
             [l2, l3, out] => {
                 let bytes = |l: &Dense| l.w.iter().map(|&w| q(w, QW, 127.0) as i8).collect();
                 let biases = |l: &Dense| l.b.iter().map(|&b| q32(b, QX * QW)).collect();
-                Head::Deep(Deep {
-                    w2: bytes(l2),
-                    b2: biases(l2),
-                    w3: bytes(l3),
-                    b3: biases(l3),
-                    w4: out.w.iter().map(|&w| q(w, QO, 32767.0)).collect(),
-                    b4: q32(out.b[0], QX * QO),
-                })
+                Head::Deep(Deep::new(
+                    bytes(l2),
+                    biases(l2),
+                    bytes(l3),
+                    biases(l3),
+                    out.w.iter().map(|&w| q(w, QO, 32767.0)).collect(),
+                    q32(out.b[0], QX * QO),
+                ))
             }
             _ => unreachable!("a head has one or three layers"),
         };

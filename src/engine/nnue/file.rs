@@ -300,14 +300,14 @@ pub fn from_bytes(b: &[u8], game: GameKind, game_inputs: usize) -> Result<Networ
     let w1 = r.i16s(inputs * hidden);
     let b1 = r.i16s(hidden);
     let head = if deep {
-        let d = Deep {
-            w2: r.i8s(DEEP_L1 * 2 * hidden),
-            b2: r.i32s(DEEP_L1),
-            w3: r.i8s(DEEP_L2 * DEEP_L1),
-            b3: r.i32s(DEEP_L2),
-            w4: r.i16s(DEEP_L2),
-            b4: r.i32s(1)[0],
-        };
+        let d = Deep::new(
+            r.i8s(DEEP_L1 * 2 * hidden),
+            r.i32s(DEEP_L1),
+            r.i8s(DEEP_L2 * DEEP_L1),
+            r.i32s(DEEP_L2),
+            r.i16s(DEEP_L2),
+            r.i32s(1)[0],
+        );
         let biases = d.b2.iter().chain(&d.b3).chain([&d.b4]);
         if let Some(&b) = biases
             .into_iter()

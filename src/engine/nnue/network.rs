@@ -46,6 +46,43 @@ pub struct Deep {
     pub w4: Vec<i16>,
     /// ×QX×QO.
     pub b4: i32,
+    /// `w2` again, laid out for inputs that are mostly zero: for each group of four inputs, the `DEEP_L1` units'
+    /// four weights of that group, so that a non-zero group is one broadcast against contiguous weights.
+    /// Derived from `w2` by `Deep::new`.
+    w2_by_group: Vec<i8>,
+}
+
+impl Deep {
+    pub fn new(
+        w2: Vec<i8>,
+        b2: Vec<i32>,
+        w3: Vec<i8>,
+        b3: Vec<i32>,
+        w4: Vec<i16>,
+        b4: i32,
+    ) -> Deep {
+        let inputs = w2.len() / DEEP_L1;
+        let mut w2_by_group = vec![0i8; w2.len()];
+        for (o, row) in w2.chunks_exact(inputs).enumerate() {
+            for (i, &w) in row.iter().enumerate() {
+                w2_by_group[(i / 4 * DEEP_L1 + o) * 4 + i % 4] = w;
+            }
+        }
+        Deep {
+            w2,
+            b2,
+            w3,
+            b3,
+            w4,
+            b4,
+            w2_by_group,
+        }
+    }
+
+    /// The first small layer's weights grouped by four inputs (see the field).
+    pub fn w2_by_group(&self) -> &[i8] {
+        &self.w2_by_group
+    }
 }
 
 /// Biases of the deep head stay within this, so that no sum of a layer can overflow 32 bits.
@@ -131,7 +168,11 @@ impl Network {
         simd::screlu_bytes(us, &mut x[..h], scalar);
         simd::screlu_bytes(them, &mut x[h..], scalar);
         let mut y1 = [0u8; DEEP_L1];
-        simd::affine_crelu(x, &d.w2, &d.b2, &mut y1, scalar);
+        if scalar {
+            simd::affine_crelu(x, &d.w2, &d.b2, &mut y1, true);
+        } else {
+            simd::affine_crelu_sparse(x, &d.w2_by_group, &d.w2, &d.b2, &mut y1);
+        }
         let mut y2 = [0u8; DEEP_L2];
         simd::affine_crelu(&y1, &d.w3, &d.b3, &mut y2, scalar);
         let out: i32 = y2
@@ -175,14 +216,14 @@ impl Network {
     ) -> Network {
         let mut net = Network::with_weights(game, inputs, hidden, &mut f);
         let mut byte = |i| (f(i) % 128) as i8;
-        net.head = Head::Deep(Deep {
-            w2: (0..DEEP_L1 * 2 * hidden).map(&mut byte).collect(),
-            b2: (0..DEEP_L1).map(|i| i32::from(byte(i)) * 64).collect(),
-            w3: (0..DEEP_L2 * DEEP_L1).map(&mut byte).collect(),
-            b3: (0..DEEP_L2).map(|i| i32::from(byte(i)) * 64).collect(),
-            w4: (0..DEEP_L2).map(|i| i16::from(byte(i)) * 8).collect(),
-            b4: 0,
-        });
+        net.head = Head::Deep(Deep::new(
+            (0..DEEP_L1 * 2 * hidden).map(&mut byte).collect(),
+            (0..DEEP_L1).map(|i| i32::from(byte(i)) * 64).collect(),
+            (0..DEEP_L2 * DEEP_L1).map(&mut byte).collect(),
+            (0..DEEP_L2).map(|i| i32::from(byte(i)) * 64).collect(),
+            (0..DEEP_L2).map(|i| i16::from(byte(i)) * 8).collect(),
+            0,
+        ));
         net
     }
 }

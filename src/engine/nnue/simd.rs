@@ -109,6 +109,22 @@ pub fn affine_crelu(x: &[u8], w: &[i8], b: &[i32], out: &mut [u8], scalar: bool)
     }
 }
 
+/// `affine_crelu` with `DEEP_L1` (32) outputs for an input that is mostly zeros (the SCReLU of an accumulator):
+/// only the groups of four inputs with a non-zero byte are multiplied. `by_group` holds, per group of four
+/// inputs, the 32 outputs' four weights; `rows` the same weights row by row, for the portable kernel.
+#[inline]
+pub fn affine_crelu_sparse(x: &[u8], by_group: &[i8], rows: &[i8], b: &[i32], out: &mut [u8; 32]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("avx2") && x.len().is_multiple_of(32) {
+            // SAFETY: AVX2 is present; `by_group` holds 32 weights per input, `b` 32 biases (checked inside)
+            unsafe { avx2::affine_crelu_sparse(x, by_group, b, out) };
+            return;
+        }
+    }
+    affine_crelu(x, rows, b, out, true);
+}
+
 /// `Σ x · w` for activations of at most 127.
 #[inline]
 pub fn dot_bytes(x: &[u8], w: &[i8]) -> i32 {
@@ -241,6 +257,44 @@ mod avx2 {
                 out[o + k] = ((b[o + k] + lanes[k]) >> 6).clamp(0, 127) as u8;
             }
             o += 4;
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn affine_crelu_sparse(x: &[u8], by_group: &[i8], b: &[i32], out: &mut [u8; 32]) {
+        let n = x.len();
+        assert!(by_group.len() >= n * 32 && b.len() >= 32);
+        let ones = _mm256_set1_epi16(1);
+        let zero = _mm256_setzero_si256();
+        // eight sums per vector: outputs 0-7, 8-15, 16-23, 24-31
+        let mut s = [_mm256_setzero_si256(); 4];
+        let mut i = 0;
+        while i < n {
+            let xv = _mm256_loadu_si256(x.as_ptr().add(i) as *const __m256i);
+            // one bit per group of four bytes with a non-zero byte
+            let nonzero =
+                !_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(xv, zero))) & 0xff;
+            let mut bits = nonzero as u32;
+            while bits != 0 {
+                let g = i / 4 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let four = (x.as_ptr().add(g * 4) as *const i32).read_unaligned();
+                let xb = _mm256_set1_epi32(four);
+                let w = by_group.as_ptr().add(g * 128);
+                for (k, s) in s.iter_mut().enumerate() {
+                    let wv = _mm256_loadu_si256(w.add(32 * k) as *const __m256i);
+                    *s =
+                        _mm256_add_epi32(*s, _mm256_madd_epi16(_mm256_maddubs_epi16(xb, wv), ones));
+                }
+            }
+            i += 32;
+        }
+        let mut sums = [0i32; 32];
+        for (k, s) in s.iter().enumerate() {
+            _mm256_storeu_si256(sums.as_mut_ptr().add(8 * k) as *mut __m256i, *s);
+        }
+        for (o, out) in out.iter_mut().enumerate() {
+            *out = ((b[o] + sums[o]) >> 6).clamp(0, 127) as u8;
         }
     }
 
