@@ -60,7 +60,8 @@ pub struct TrainConfig {
     pub checkpoints: Option<PathBuf>,
 }
 
-/// A dense layer of the head: `outputs` rows of `inputs` weights, and a bias per output.
+/// A dense layer of the head: for each input its `outputs` weights (input-major, so that a non-zero input is one
+/// contiguous column), and a bias per output.
 #[derive(Clone, Debug)]
 pub struct Dense {
     pub inputs: usize,
@@ -86,33 +87,49 @@ impl Dense {
         Dense::zeros(self.inputs, self.outputs, self.limit)
     }
 
-    /// `z = W x + b`.
+    /// `z = W x + b`, skipping the inputs that are zero (most of them, after a clamp).
     #[inline]
     fn forward(&self, x: &[f32], z: &mut [f32]) {
-        for (o, z) in z.iter_mut().enumerate() {
-            let row = &self.w[o * self.inputs..(o + 1) * self.inputs];
-            *z = self.b[o] + row.iter().zip(x).map(|(w, x)| w * x).sum::<f32>();
+        z.copy_from_slice(&self.b);
+        let n = self.outputs;
+        for (i, &xi) in x.iter().enumerate() {
+            if xi == 0.0 {
+                continue;
+            }
+            let col = &self.w[i * n..(i + 1) * n];
+            z.iter_mut().zip(col).for_each(|(z, w)| *z += xi * w);
         }
     }
 
-    /// Adds this sample's gradient to `g` and writes the gradient of the layer's input to `dx`.
+    /// Adds this sample's gradient to `g` and writes the gradient of the layer's input to `dx` (0 for a zero
+    /// input: it came out of a clamp whose gradient there is 0 anyway).
     #[inline]
     fn backward(&self, x: &[f32], dz: &[f32], g: &mut Dense, dx: &mut [f32]) {
-        dx.iter_mut().for_each(|d| *d = 0.0);
-        for (o, &d) in dz.iter().enumerate() {
-            if d == 0.0 {
+        g.b.iter_mut().zip(dz).for_each(|(b, d)| *b += d);
+        let n = self.outputs;
+        for (i, &xi) in x.iter().enumerate() {
+            if xi == 0.0 {
+                dx[i] = 0.0;
                 continue;
             }
-            g.b[o] += d;
-            let at = o * self.inputs..(o + 1) * self.inputs;
+            let at = i * n..(i + 1) * n;
             g.w[at.clone()]
                 .iter_mut()
-                .zip(x)
-                .for_each(|(g, x)| *g += d * x);
-            dx.iter_mut()
-                .zip(&self.w[at])
-                .for_each(|(dx, w)| *dx += d * w);
+                .zip(dz)
+                .for_each(|(g, d)| *g += xi * d);
+            dx[i] = self.w[at].iter().zip(dz).map(|(w, d)| w * d).sum();
         }
+    }
+
+    /// The weights one output row after another (the quantised net's layout).
+    fn rows(&self) -> Vec<f32> {
+        let mut r = vec![0.0; self.w.len()];
+        for (i, col) in self.w.chunks_exact(self.outputs).enumerate() {
+            for (o, &w) in col.iter().enumerate() {
+                r[o * self.inputs + i] = w;
+            }
+        }
+        r
     }
 
     fn add(&mut self, o: &Dense) {
@@ -294,18 +311,18 @@ impl Params {
         };
         let head = match self.head.as_slice() {
             [out] => Head::Linear {
-                w: out.w.iter().map(|&w| q(w, QB, 127.0)).collect(),
+                w: out.rows().iter().map(|&w| q(w, QB, 127.0)).collect(),
                 b: (out.b[0] * (QA * QB) as f32).round() as i32,
             },
             [l2, l3, out] => {
-                let bytes = |l: &Dense| l.w.iter().map(|&w| q(w, QW, 127.0) as i8).collect();
+                let bytes = |l: &Dense| l.rows().iter().map(|&w| q(w, QW, 127.0) as i8).collect();
                 let biases = |l: &Dense| l.b.iter().map(|&b| q32(b, QX * QW)).collect();
                 Head::Deep(Deep::new(
                     bytes(l2),
                     biases(l2),
                     bytes(l3),
                     biases(l3),
-                    out.w.iter().map(|&w| q(w, QO, 32767.0)).collect(),
+                    out.rows().iter().map(|&w| q(w, QO, 32767.0)).collect(),
                     q32(out.b[0], QX * QO),
                 ))
             }
