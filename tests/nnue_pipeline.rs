@@ -37,7 +37,62 @@ fn selfplay_config(output: PathBuf, positions: u64) -> SelfplayConfig {
         adjudicate_count: 3,
         hash_mb: 1,
         net: None,
+        shard: hayate::host::Shard::WHOLE,
     }
+}
+
+/// Two shards play exactly the games the whole run plays, game by game.
+#[test]
+fn selfplay_shards_play_the_whole_runs_games() {
+    use std::collections::{BTreeMap, HashSet};
+    let dir = temp_dir("shards");
+    let games = |path: &PathBuf| {
+        let mut g: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+        for r in read_file::<Minishogi>(path).unwrap() {
+            g.entry(r.game).or_default().push(r.to_sfen::<Minishogi>());
+        }
+        g
+    };
+    let whole = dir.join("whole.bin");
+    let cfg = |output: PathBuf, shard| SelfplayConfig {
+        threads: 1,
+        shard,
+        ..selfplay_config(output, 250)
+    };
+    selfplay::run::<Minishogi>(
+        &cfg(whole.clone(), hayate::host::Shard::WHOLE),
+        &|| false,
+        &|_| {},
+    )
+    .unwrap();
+    let whole = games(&whole);
+    let everything: HashSet<&String> = whole.values().flatten().collect();
+    let mut compared = 0;
+    for k in 0..2 {
+        let path = dir.join(format!("shard-{k}.bin"));
+        let shard = hayate::host::Shard::new(k, 2).unwrap();
+        selfplay::run::<Minishogi>(&cfg(path.clone(), shard), &|| false, &|_| {}).unwrap();
+        // and resumed: the shard goes on with its own next games
+        selfplay::run::<Minishogi>(&cfg(path.clone(), shard), &|| false, &|_| {}).unwrap();
+        let part = games(&path);
+        assert!(part.keys().all(|g| g % 2 == k), "{:?}", part.keys());
+        assert!(part.len() >= 4);
+        for (g, positions) in &part {
+            let Some(w) = whole.get(g) else { continue };
+            // the whole file leaves out positions an earlier game of it already holds
+            let mine: HashSet<&String> = positions.iter().collect();
+            assert!(w.iter().all(|p| mine.contains(p)), "game {g}");
+            assert!(
+                positions
+                    .iter()
+                    .all(|p| w.contains(p) || everything.contains(p)),
+                "game {g}"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 4, "{compared}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A file of the first layout (a byte per square) is read and appended to in that layout; appending positions a

@@ -58,6 +58,10 @@ pub struct SelfplayArgs {
     /// Play with this net (of the game) instead of the classical evaluation.
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
+    /// Play only this share of the games: K/N plays the games whose number is K modulo N (numbers and seeds as
+    /// in the whole run), for runs spread over machines; the shards' files together are the whole run's data.
+    #[arg(long, default_value = "0/1")]
+    pub shard: hayate::host::Shard,
 }
 
 /// The default thread count of the data commands: every core.
@@ -100,6 +104,7 @@ pub fn run_selfplay(a: &SelfplayArgs) -> ExitCode {
         adjudicate_count: a.adjudicate_count.max(1),
         hash_mb: a.hash.max(1),
         net,
+        shard: a.shard,
     };
     let progress = |s: &SelfplaySummary| {
         let mut err = std::io::stderr().lock();

@@ -12,12 +12,14 @@ pub(crate) mod job;
 mod options;
 mod output;
 pub mod reader;
+mod shard;
 
 pub(crate) use game::with_game;
 pub use game::Game;
 pub(crate) use options::NetChange;
 pub use options::{option_lines, Options, Setting};
 pub use output::Output;
+pub use shard::{Shard, ShardError};
 
 /// A word of the input as error messages quote it: at most 40 characters, so that one error line stays short.
 pub(crate) fn truncate(s: &str) -> String {

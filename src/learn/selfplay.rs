@@ -10,7 +10,7 @@
 //! holds is not written again.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Instant;
 
@@ -18,6 +18,7 @@ use super::record::{self, Record};
 use crate::engine::eval::GameEval;
 use crate::engine::nnue::Network;
 use crate::engine::search::{mate_in_moves, Info, Limits, Searcher, TimeOptions, MATE_BOUND};
+use crate::host::Shard;
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 use crate::rules::position::{Position, Repetition};
@@ -44,6 +45,8 @@ pub struct SelfplayConfig {
     pub hash_mb: usize,
     /// The net the games are played with (None: the classical evaluation), for a next generation of data.
     pub net: Option<Arc<Network>>,
+    /// The games this run plays: those whose number belongs to the shard (`Shard::WHOLE`: all).
+    pub shard: Shard,
 }
 
 /// One finished game's records.
@@ -193,7 +196,8 @@ pub fn run<V: GameEval>(
     progress: &(dyn Fn(&SelfplaySummary) + Sync),
 ) -> Result<SelfplaySummary, String> {
     let mut file = record::open_append::<V>(&cfg.output)?;
-    let next = AtomicU32::new(file.next_game);
+    // the shard's games in order, going on after the highest game the file holds
+    let next = AtomicU64::new(cfg.shard.first_at_least(u64::from(file.next_game)));
     let start = Instant::now();
     let (tx, rx) = mpsc::channel::<Game>();
     let mut sum = SelfplaySummary::default();
@@ -211,7 +215,7 @@ pub fn run<V: GameEval>(
                     searcher.set_net(V::KIND, cfg.net.clone());
                     let halted = || stop() || done.load(Ordering::Relaxed);
                     while !halted() {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let index = cfg.shard.item(next.fetch_add(1, Ordering::Relaxed)) as u32;
                         match play_game::<V>(&mut searcher, cfg, index, &halted) {
                             Some(g) => {
                                 if tx.send(g).is_err() {
