@@ -15,6 +15,7 @@ fn main() -> ExitCode {
         Some(cli::Command::Gui(g)) => cli::run_gui(&g),
         Some(cli::Command::Selfplay(s)) => cli::learn::run_selfplay(&s),
         Some(cli::Command::Train(t)) => cli::learn::run_train(&t),
+        Some(cli::Command::Data(d)) => cli::learn::run_data(&d),
         Some(cli::Command::Openings(o)) => cli::openings::run_openings(&o),
         Some(cli::Command::Xboard) => {
             hayate::xboard::run();

@@ -133,6 +133,47 @@ fn data_files_of_both_layouts_append_without_duplicates() {
     assert_eq!(out.append::<Minishogi>(&records).unwrap(), 0);
     drop(out);
     assert_eq!(read_file::<Minishogi>(&v2).unwrap(), records);
+
+    // `hayate data pack` joins the two files into a new packed one, each position once; `data info` counts
+    let joined = dir.join("joined.bin");
+    let hayate = |args: &[&std::ffi::OsStr]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let said = hayate(&[
+        "data".as_ref(),
+        "pack".as_ref(),
+        "--variant".as_ref(),
+        "minishogi".as_ref(),
+        "--output".as_ref(),
+        joined.as_os_str(),
+        v1.as_os_str(),
+        v2.as_os_str(),
+    ]);
+    let n = records.len();
+    assert_eq!(
+        said.trim(),
+        format!(
+            "data: {} records read, {n} appended to {} (version 2), {n} positions it already held left out",
+            2 * n,
+            joined.display()
+        )
+    );
+    assert_eq!(read_file::<Minishogi>(&joined).unwrap(), records);
+    let info = hayate(&["data".as_ref(), "info".as_ref(), joined.as_os_str()]);
+    assert!(
+        info.contains(&format!("minishogi version 2, {n} records of 18 bytes")),
+        "{info}"
+    );
+    assert!(info.contains(&format!("{n} distinct positions")), "{info}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

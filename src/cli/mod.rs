@@ -46,6 +46,8 @@ pub enum Command {
     Selfplay(crate::cli::learn::SelfplayArgs),
     /// Train a net (NNUE) from self-play data on the CPU and write it quantised.
     Train(crate::cli::learn::TrainArgs),
+    /// Look into self-play data files, or pack them into one file without duplicated positions.
+    Data(crate::cli::learn::DataArgs),
     /// Write a file of level openings for `match --openings`: random plies kept when a search scores them close
     /// to level.
     Openings(crate::cli::openings::OpeningsArgs),
