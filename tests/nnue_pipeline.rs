@@ -243,6 +243,7 @@ fn selfplay_train_load_and_play() {
         seed: 3,
         output: net_path.clone(),
         checkpoints: Some(dir.join("checkpoints")),
+        init: None,
     };
     let losses = std::sync::Mutex::new(Vec::new());
     let params = train::train(&cfg, &tr, &val, &|r| {
@@ -258,6 +259,34 @@ fn selfplay_train_load_and_play() {
         "{losses:?}"
     );
     assert!(dir.join("checkpoints/epoch-2.nnue").exists());
+
+    // a net trained on from the one just made: epoch 0 reports where it starts (the loss the last epoch ended
+    // on), and at a learning rate of 0 it writes back the same bytes
+    let again = dir.join("again.nnue");
+    let start = nnue::load(&net_path, GameKind::Minishogi).unwrap();
+    let icfg = TrainConfig {
+        init: Some(start),
+        lr: 0.0,
+        epochs: 1,
+        output: again.clone(),
+        checkpoints: None,
+        ..cfg.clone()
+    };
+    let reports = std::sync::Mutex::new(Vec::new());
+    train::train(&icfg, &tr, &val, &|r| {
+        reports.lock().unwrap().push((r.epoch, r.val_loss))
+    })
+    .unwrap();
+    let reports = reports.into_inner().unwrap();
+    assert_eq!(reports.iter().map(|r| r.0).collect::<Vec<_>>(), [0, 1]);
+    assert!(
+        (reports[0].1 - losses[1]).abs() < 1e-3,
+        "{reports:?} {losses:?}"
+    );
+    assert_eq!(
+        std::fs::read(&again).unwrap(),
+        std::fs::read(&net_path).unwrap()
+    );
 
     // the quantised net evaluates as the float one does, within rounding
     let net = nnue::load(&net_path, GameKind::Minishogi).unwrap();

@@ -71,13 +71,14 @@ pub fn all_cores() -> usize {
 
 /// The net of `--eval-file` for `game`, if given; Err (after saying why on stderr) when it does not load.
 pub fn eval_file_net(
+    flag: &str,
     path: Option<&std::path::Path>,
     game: GameKind,
 ) -> Result<Option<std::sync::Arc<hayate::engine::nnue::Network>>, ()> {
     match path {
         None => Ok(None),
         Some(p) => hayate::engine::nnue::load(p, game).map(Some).map_err(|e| {
-            eprintln!("error: --eval-file: {e}");
+            eprintln!("error: {flag}: {e}");
         }),
     }
 }
@@ -86,7 +87,7 @@ pub fn run_selfplay(a: &SelfplayArgs) -> ExitCode {
     if !interrupt::install_handlers() {
         log::warn!("cannot catch Ctrl-C: a stopped run may lose its last game");
     }
-    let Ok(net) = eval_file_net(a.eval_file.as_deref(), a.variant.0) else {
+    let Ok(net) = eval_file_net("--eval-file", a.eval_file.as_deref(), a.variant.0) else {
         return ExitCode::FAILURE;
     };
     let cfg = SelfplayConfig {
@@ -200,6 +201,9 @@ pub struct TrainArgs {
     /// A deep head: (inputs -> hidden) x 2 -> 32 -> 32 -> 1 instead of (inputs -> hidden) x 2 -> 1.
     #[arg(long)]
     pub deep: bool,
+    /// Start from this net (of the same shape, linear head) instead of random weights.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
 }
 
 pub fn run_train(a: &TrainArgs) -> ExitCode {
@@ -220,6 +224,9 @@ fn train_for<V: hayate::Variant>(a: &TrainArgs) -> ExitCode {
             eprintln!("error: cannot start training threads: {e}");
             return ExitCode::FAILURE;
         }
+    };
+    let Ok(init) = eval_file_net("--init", a.init.as_deref(), a.variant.0) else {
+        return ExitCode::FAILURE;
     };
     let t0 = std::time::Instant::now();
     let paths: Vec<&std::path::Path> = a.data.iter().map(|p| p.as_path()).collect();
@@ -266,6 +273,7 @@ fn train_for<V: hayate::Variant>(a: &TrainArgs) -> ExitCode {
         seed: a.seed,
         output: a.output.clone(),
         checkpoints: a.checkpoints.clone(),
+        init,
     };
     let report = |r: &train::EpochReport| {
         println!(

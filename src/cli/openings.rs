@@ -56,7 +56,9 @@ pub fn run_openings(a: &OpeningsArgs) -> ExitCode {
     if !interrupt::install_handlers() {
         log::warn!("cannot catch Ctrl-C");
     }
-    let Ok(net) = crate::cli::learn::eval_file_net(a.eval_file.as_deref(), a.variant.0) else {
+    let Ok(net) =
+        crate::cli::learn::eval_file_net("--eval-file", a.eval_file.as_deref(), a.variant.0)
+    else {
         return ExitCode::FAILURE;
     };
     let cfg = BalancedConfig {

@@ -58,6 +58,9 @@ pub struct TrainConfig {
     pub output: PathBuf,
     /// Where each epoch's quantised net goes (`epoch-N.nnue`), if anywhere.
     pub checkpoints: Option<PathBuf>,
+    /// A net to start from instead of random weights (of this shape: plain, linear head), so that a generation
+    /// goes on from what the last one learnt from data no longer kept.
+    pub init: Option<std::sync::Arc<Network>>,
 }
 
 /// A dense layer of the head: for each input its `outputs` weights (input-major, so that a non-zero input is one
@@ -219,6 +222,40 @@ impl Params {
             }
         }
         p
+    }
+
+    /// The float net a quantised one stands for (a plain net with a linear head, of `cfg`'s shape).
+    pub fn from_network(net: &Network, cfg: &TrainConfig) -> Result<Self, String> {
+        let Head::Linear { w, b } = &net.head else {
+            return Err("--init: only a net with the linear head can be trained on".into());
+        };
+        if net.block != 0 || cfg.king_buckets != 0 || cfg.deep || net.hidden != cfg.hidden {
+            return Err(format!(
+                "--init: the net is (inputs -> {}) x 2 -> 1{}, not the shape asked for",
+                net.hidden,
+                if net.block != 0 {
+                    " with king buckets"
+                } else {
+                    ""
+                }
+            ));
+        }
+        let mut p = Params::zeros(net.inputs, net.hidden, false);
+        let qa = QA as f32;
+        p.w1.iter_mut()
+            .zip(&net.w1)
+            .for_each(|(f, &q)| *f = f32::from(q) / qa);
+        p.b1.iter_mut()
+            .zip(&net.b1)
+            .for_each(|(f, &q)| *f = f32::from(q) / qa);
+        // one output: the input-major layout is the row
+        p.head[0]
+            .w
+            .iter_mut()
+            .zip(w)
+            .for_each(|(f, &q)| *f = f32::from(q) / QB as f32);
+        p.head[0].b[0] = *b as f32 / (QA * QB) as f32;
+        Ok(p)
     }
 
     /// The float output for inputs `us` (side to move) and `them`, the activations left in `s`.
@@ -498,13 +535,27 @@ pub fn train(
         0 => (cfg.inputs, cfg.inputs),
         k => (cfg.inputs * (k + 1), cfg.inputs * k),
     };
-    let mut p = Params::random(rows, random_rows, cfg.hidden, cfg.deep, cfg.seed);
+    let mut p = match &cfg.init {
+        Some(net) => Params::from_network(net, cfg)?,
+        None => Params::random(rows, random_rows, cfg.hidden, cfg.deep, cfg.seed),
+    };
     let mut adam = Adam {
         m: p.zeros_like(),
         v: p.zeros_like(),
         t: 0,
     };
     let quantise = |p: &Params| p.quantise(cfg.game, cfg.scale, cfg.inputs, cfg.king_buckets);
+    if cfg.init.is_some() {
+        // where the starting net stands on this data, to compare each epoch with
+        let start = loss(&p, val, cfg);
+        report(&EpochReport {
+            epoch: 0,
+            train_loss: loss(&p, train, cfg),
+            val_loss: start,
+            lr: 0.0,
+            seconds: 0.0,
+        });
+    }
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut rng = SplitMix64::new(cfg.seed ^ 0x5eed);
     let threads = rayon::current_num_threads().max(1);
