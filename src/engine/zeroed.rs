@@ -11,6 +11,9 @@
 /// Implement only for types made of integers (or atomics of them) with no invalid bit patterns.
 pub unsafe trait ZeroValid {}
 
+// SAFETY: an integer.
+unsafe impl ZeroValid for u64 {}
+
 pub struct ZeroedBuffer<T: ZeroValid> {
     ptr: std::ptr::NonNull<T>,
     len: usize,

@@ -10,24 +10,37 @@
 //! Only unsolved estimates are kept (a child without replies is solved and goes to the table): an entry that a
 //! collision confuses with another position can then only mislead the search's order, never its results.
 
-use crate::engine::zeroed::prefetch;
+use crate::engine::zeroed::{prefetch, ZeroedBuffer};
 
 pub struct Estimates {
     /// Per slot: the key's upper half, then the proof and disproof numbers (16 bits each); 0 is empty.
-    slots: Vec<u64>,
+    slots: ZeroedBuffer<u64>,
     mask: usize,
+    /// The size the cache grows to once a search fills the first one.
+    full: usize,
+    /// Counts stored since the cache was made.
+    stored: usize,
 }
 
+/// Slots at first (256 KB). A helper searcher makes a cache for every root search, and one of the full size for
+/// each was the cost of `go mate` on a short mate at a large USI_Hash: glibc's allocator, its mapping threshold
+/// raised past 4 MB by the first one freed, wrote all the zeros itself each time (a six-ply mate with Threads 2:
+/// a median of 8.1 ms at USI_Hash 16384, 4.0 ms at 16 MB), and a fresh mapping instead costs a page fault for
+/// each of the few hundred slots that a short search touches.
+const FIRST: usize = 1 << 15;
+
 impl Estimates {
-    /// A cache of 1/512 of the table's memory, 256 KB to 4 MB: on 将棋図巧 No. 1 (2 GB table) 4 MB took about 5%
-    /// less time than 256 KB; a small table means a short search, which should not pay for touching more.
+    /// A cache that grows to 1/512 of the table's memory, 256 KB to 4 MB: on 将棋図巧 No. 1 (2 GB table) 4 MB took
+    /// about 5% less time than 256 KB; a small table means a short search, which should not pay for touching more.
     pub fn new(table_mb: usize) -> Estimates {
-        let slots = ((table_mb << 20) / 512 / 8)
-            .clamp(1 << 15, 1 << 19)
+        let full = ((table_mb << 20) / 512 / 8)
+            .clamp(FIRST, 1 << 19)
             .next_power_of_two();
         Estimates {
-            slots: vec![0; slots],
-            mask: slots - 1,
+            slots: ZeroedBuffer::new(FIRST, false),
+            mask: FIRST - 1,
+            full,
+            stored: 0,
         }
     }
 
@@ -48,6 +61,12 @@ impl Estimates {
     pub fn put(&mut self, key: u64, pn: u32, dn: u32) {
         if pn == 0 || dn == 0 || pn > 0xffff || dn > 0xffff {
             return;
+        }
+        self.stored += 1;
+        if self.stored > self.mask && self.mask + 1 < self.full {
+            // a long search: the full size, empty (the counts it held are found again as they are needed)
+            self.slots = ZeroedBuffer::new(self.full, false);
+            self.mask = self.full - 1;
         }
         self.slots[key as usize & self.mask] =
             (key & 0xffff_ffff_0000_0000) | (pn as u64) << 16 | dn as u64;
