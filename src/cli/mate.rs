@@ -8,7 +8,9 @@ use clap::Args;
 
 use crate::cli::Game;
 use hayate::engine::tsume::suite::{parse_suite, run_suite};
-use hayate::engine::tsume::{solve, tsume_position, DefenderHand, MateLimits, MateResult};
+use hayate::engine::tsume::{
+    futile_rule, solve, tsume_position, DefenderHand, MateLimits, MateResult,
+};
 use hayate::rules::position::notation::move_to_usi;
 use hayate::{with_variant, GameKind};
 
@@ -40,22 +42,27 @@ pub struct MateArgs {
     /// Report the first mate found without the shortening pass.
     #[arg(long)]
     pub no_shorten: bool,
-    /// Count every interposition (by default futile interpositions are not counted, as in tsume).
+    /// Count every interposition (by default futile interpositions are not counted in 9×9 shogi, as in tsume;
+    /// minishogi and Yari shogi count every interposition).
     #[arg(long)]
     pub count_futile: bool,
+    /// Leave futile interpositions uncounted in minishogi and Yari shogi too (the 9×9 tsume convention; the
+    /// suites of tests/data/tsume/ are written with it).
+    #[arg(long, conflicts_with = "count_futile")]
+    pub futile_rule: bool,
 }
 
 pub fn run_mate(args: &MateArgs) -> ExitCode {
-    let limits = MateLimits {
+    let mut limits = MateLimits {
         time: args.time.map(Duration::from_millis),
         nodes: args.nodes,
         hash_mb: args.hash as usize,
         shortest: !args.no_shorten,
-        futile_interpositions: !args.count_futile,
         threads: args.threads as usize,
         ..MateLimits::default()
     };
     with_variant!(args.variant.0, V => {
+        limits.futile_interpositions = !args.count_futile && (args.futile_rule || futile_rule::<V>());
         if let Some(path) = &args.suite {
             let text = match std::fs::read_to_string(path) {
                 Ok(t) => t,

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::engine::tsume::{solve, MateLimits, MateProgress, MateResult};
+use crate::engine::tsume::{futile_rule, solve, MateLimits, MateProgress, MateResult};
 use crate::rules::position::notation::move_to_usi;
 use crate::rules::position::Position;
 use crate::rules::variant::Variant;
@@ -12,7 +12,7 @@ use crate::rules::variant::Variant;
 use crate::host::job::{Halt, Reporter};
 
 /// Solves `pos` within `time` milliseconds (None: until `stop`), with a table of `hash_mb` megabytes and
-/// `threads` searchers.
+/// `threads` searchers; futile interpositions go uncounted in 9×9 shogi only (see [`futile_rule`]).
 pub(super) fn run_mate<V: Variant>(
     pos: &Position<V>,
     time: Option<u64>,
@@ -25,6 +25,7 @@ pub(super) fn run_mate<V: Variant>(
         time: time.map(Duration::from_millis),
         hash_mb,
         threads,
+        futile_interpositions: futile_rule::<V>(),
         ..MateLimits::default()
     };
     let progress = |p: &MateProgress| {

@@ -264,3 +264,32 @@ fn go_perft_0_counts_one_node() {
         "{lines:?}"
     );
 }
+
+/// The interposition convention (docs/tsume.md): in minishogi and Yari shogi `go mate` counts every
+/// interposition, so that its length is the game's forced-mate distance. In both positions the defender can
+/// drop a piece between the checking piece and its king, a drop that the 9×9 tsume convention would leave
+/// uncounted as futile (`hayate mate --futile-rule` finds 9 and 13 plies there).
+#[test]
+fn go_mate_counts_every_interposition_in_minishogi_and_yari() {
+    let _cpu = shared();
+    let cases = [
+        ("minishogi", "p4/1k3/P2R1/5/5 b RBb2g2s 1", 11, "S*3a"),
+        (
+            "yarishogi",
+            "1+B+R4/k6/7/7/7/7/7/7/7 b R2r3b4n14p 1",
+            15,
+            "P*5b",
+        ),
+    ];
+    for (game, sfen, plies, interposition) in cases {
+        let mut e = Engine::new();
+        e.accept(&format!("setoption name USI_Variant value {game}"));
+        e.accept(&format!("position sfen {sfen}"));
+        e.send("go mate 20000");
+        let (l, _) = e.wait_for(SEARCH, "checkmate", |l| l.starts_with("checkmate"));
+        e.settle();
+        let line: Vec<&str> = l.text.split_whitespace().skip(1).collect();
+        assert_eq!(line.len(), plies, "{game}: {}", l.text);
+        assert!(line.contains(&interposition), "{game}: {}", l.text);
+    }
+}

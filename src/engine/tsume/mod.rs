@@ -7,7 +7,8 @@
 //! - Mating pawn drops are illegal (the rules core refuses them in all three games).
 //! - Futile interpositions (無駄合い, see [`moves::is_futile_interposition`]) are not counted in the length, and a
 //!   position whose only evasions are futile interpositions counts as mated; [`MateLimits::futile_interpositions`]
-//!   turns that off (every interposition then counts and the final position is a plain checkmate).
+//!   turns that off (every interposition then counts and the final position is a plain checkmate). `go mate` and
+//!   `hayate mate` leave them uncounted in 9×9 only (see [`futile_rule`]).
 //! - Between lines of equal length, one that leaves the attacker no pieces in hand (no 駒余り) is reported
 //!   where one exists (see [`line::prefer_no_surplus`]); [`MateReport::surplus`] says what is left otherwise.
 //! - The defender's hand: in a tsume the defender holds every piece not on the board or in the attacker's hand.
@@ -31,6 +32,7 @@ pub mod table;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use crate::rules::game::GameKind;
 use crate::rules::hand::Hand;
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
@@ -41,6 +43,16 @@ use crate::rules::variant::Variant;
 
 use dfpn::{Abort, Searcher};
 use table::{Table, TableRef, DEPTH_INF};
+
+/// Whether futile interpositions (無駄合い) go uncounted in this game's mates: the default of `go mate` and
+/// `hayate mate`. In 9×9 shogi they do, as in tsume and in the solvers it is measured against (shtsume,
+/// KomoringHeights). Minishogi and Yari shogi have no such convention of their own, and there the solver serves
+/// games (analysis, `go mate` from a GUI): every interposition counts, so that the length is the game's
+/// forced-mate distance, the one the playing search reports as `score mate` (its mate probe counts every
+/// interposition too) and the one a plain brute-force search finds.
+pub fn futile_rule<V: Variant>() -> bool {
+    V::KIND == GameKind::Shogi
+}
 
 /// What to search with.
 #[derive(Clone, Debug)]
