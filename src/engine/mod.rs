@@ -4,6 +4,7 @@ pub mod bench;
 pub mod busy;
 pub mod eval;
 pub mod nnue;
+pub mod params;
 pub mod search;
 pub mod tsume;
 pub mod tt;

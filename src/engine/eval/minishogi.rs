@@ -3,6 +3,7 @@
 //! differences carry meaning.
 
 use super::{GameEval, FLAT};
+use crate::engine::params::SearchParams;
 use crate::rules::piece::KIND_COUNT;
 use crate::rules::variant::Minishogi;
 
@@ -32,4 +33,5 @@ impl GameEval for Minishogi {
     ];
     const MOBILITY: i32 = 5;
     const CORRECTION: bool = false;
+    const SEARCH: SearchParams = SearchParams::BASE;
 }

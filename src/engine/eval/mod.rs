@@ -4,6 +4,7 @@
 //! Each game supplies its values through `GameEval`; the terms are shared. A learned evaluation can replace
 //! `evaluate` behind the same signature.
 
+use crate::engine::params::SearchParams;
 use crate::rules::piece::{Color, Kind, KIND_COUNT};
 use crate::rules::position::{Bb, Position};
 use crate::rules::variant::Variant;
@@ -37,6 +38,8 @@ pub trait GameEval: Variant {
     /// it against the one with it, both with capture history, +93 +/- 50). In Yari shogi the two histories
     /// together against neither: +61 +/- 49 (200 games from level openings).
     const CORRECTION: bool;
+    /// The search's margins for this game (`engine::params`).
+    const SEARCH: SearchParams;
 }
 
 /// No bonus for any rank.

@@ -3,6 +3,7 @@
 //! (`docs/evaluation-values.md` has the commands and the matches that showed each gain).
 
 use super::GameEval;
+use crate::engine::params::SearchParams;
 use crate::rules::piece::KIND_COUNT;
 use crate::rules::variant::Shogi;
 
@@ -32,4 +33,5 @@ impl GameEval for Shogi {
     ];
     const MOBILITY: i32 = 34;
     const CORRECTION: bool = true;
+    const SEARCH: SearchParams = SearchParams::BASE;
 }

@@ -3,6 +3,7 @@
 //! games: a yari piece that can still move forward is worth much more than a blocked one.
 
 use super::{GameEval, FLAT};
+use crate::engine::params::SearchParams;
 use crate::rules::piece::KIND_COUNT;
 use crate::rules::variant::Yari;
 
@@ -31,4 +32,5 @@ impl GameEval for Yari {
     ];
     const MOBILITY: i32 = 20;
     const CORRECTION: bool = true;
+    const SEARCH: SearchParams = SearchParams::BASE;
 }

@@ -281,7 +281,8 @@ impl<'a, V: GameEval> Worker<'a, V> {
     /// as the score stays inside; a score outside widens the window on that side and searches again.
     fn aspiration(&mut self, depth: i32, pv_idx: usize) {
         let prev = self.root_moves[pv_idx].prev_score;
-        let mut delta = 40;
+        let p = V::SEARCH;
+        let mut delta = p.aspiration_delta;
         let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
@@ -300,8 +301,8 @@ impl<'a, V: GameEval> Worker<'a, V> {
             } else {
                 return;
             }
-            delta += delta / 2 + 10;
-            if delta > 1500 {
+            delta += delta / 2 + p.aspiration_growth;
+            if delta > p.aspiration_max {
                 alpha = -INFINITE;
                 beta = INFINITE;
             }

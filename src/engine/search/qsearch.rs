@@ -31,7 +31,7 @@ impl<V: GameEval> Worker<'_, V> {
         }
         let in_check = self.pos.in_check();
         // the ply limit, and one on the quiescence plies: evasions, drops among them, could go on for long
-        if ply >= MAX_PLY - 1 || qdepth > 16 {
+        if ply >= MAX_PLY - 1 || qdepth > V::SEARCH.qsearch_max_plies {
             return if in_check { 0 } else { self.eval() };
         }
         // The table: a bound from an earlier quiescence search of this position (or any deeper search) that
@@ -107,7 +107,7 @@ impl<V: GameEval> Worker<'_, V> {
                 } else {
                     promotion_gain::<V>(&self.pos, m)
                 };
-                if stand_pat + gain + 200 <= alpha {
+                if stand_pat + gain + V::SEARCH.delta_margin <= alpha {
                     continue;
                 }
                 // losing captures cannot raise the score
