@@ -5,6 +5,9 @@
 //!
 //! Run with `cargo bench --bench movegen`; `cargo bench --bench movegen -- --help` lists divan's options.
 
+// benchmarks of fixed, known-good inputs
+#![allow(clippy::unwrap_used)]
+
 use std::fmt;
 
 use divan::counter::ItemsCount;

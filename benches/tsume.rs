@@ -4,6 +4,9 @@
 //! Run with `cargo bench --bench tsume`. The full 69-ply 将棋図巧 No. 1 and Microcosmos are timed with
 //! `hayate mate --suite tests/data/tsume/long.txt --hash 2048 --time 60000` (see tests/data/tsume/README.md).
 
+// benchmarks of fixed, known-good inputs
+#![allow(clippy::unwrap_used)]
+
 use std::sync::atomic::AtomicBool;
 
 use divan::Bencher;

@@ -11,6 +11,9 @@
 //! (game, record: one game a line, `<result> <reason> sfen <sfen> moves <m1> ...`; positions per length;
 //! the proof's time limit in ms; optionally the longest length, 9 by default, and the number of games to read)
 
+// developer tools built on request (`--features dev-tools`), not the engine
+#![allow(clippy::unwrap_used)]
+
 #[path = "../tests/search/brute_mate.rs"]
 mod brute_mate;
 

@@ -2,6 +2,9 @@
 //! one line: a tool for comparing the generator with another engine's move lists
 //! (`cargo run --release --features dev-tools --example legal`).
 
+// developer tools built on request (`--features dev-tools`), not the engine
+#![allow(clippy::unwrap_used)]
+
 use std::io::{BufRead, Write};
 
 use hayate::rules::position::notation::move_to_usi;

@@ -6,6 +6,9 @@
 //! cargo run --release --features dev-tools --example tsume_gen -- minishogi 3 7 1,3,5,7,9,11
 //! (game, problems per length, seed, lengths)
 
+// developer tools built on request (`--features dev-tools`), not the engine
+#![allow(clippy::unwrap_used)]
+
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

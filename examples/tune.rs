@@ -13,6 +13,9 @@
 //! read from it when it exists, and written to it after the games otherwise, so that several fits can share one
 //! set of games. The output is the values to paste into `src/engine/eval/` (one file per game).
 
+// developer tools built on request (`--features dev-tools`), not the engine
+#![allow(clippy::unwrap_used)]
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 

@@ -10,6 +10,9 @@
 //! The crate-root re-exports (`GameKind`, `Position`, `with_variant!`, ...) count as `rules`. A failure lists
 //! every violating file and line.
 
+// a test fails by panicking: unwrap is how it states what must succeed (the library keeps to [lints])
+#![allow(clippy::unwrap_used)]
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -64,7 +67,7 @@ const EXCEPTIONS: &[(&str, &str, &str)] = &[
     ),
     (
         "gui",
-        "matches::record",
+        "matches::records",
         "games.txt lines, live records and CSA, shared with `hayate match`",
     ),
     (

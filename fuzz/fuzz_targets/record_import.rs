@@ -10,7 +10,7 @@
 
 use hayate::gui::formats::{export, import};
 use hayate::gui::record::Record;
-use hayate::matches::record::{LiveGame, RecordLine};
+use hayate::matches::records::{LiveGame, RecordLine};
 use hayate::GameKind;
 use libfuzzer_sys::fuzz_target;
 

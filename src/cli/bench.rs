@@ -89,18 +89,8 @@ pub fn run_bench(args: &BenchArgs) -> ExitCode {
     let mut searcher = Searcher::new(args.threads as usize, args.hash as usize);
     searcher.use_nnue = !args.no_nnue;
     if let Some(path) = &args.eval_file {
-        let mut errors = Vec::new();
-        let loaded = games
-            .iter()
-            .find_map(|&g| match hayate::engine::nnue::load(path, g) {
-                Ok(net) => Some((g, net)),
-                Err(e) => {
-                    errors.push(format!("{g}: {e}"));
-                    None
-                }
-            });
-        match loaded {
-            Some((g, net)) => {
+        match hayate::engine::nnue::load_any(path, games) {
+            Ok((g, net)) => {
                 println!(
                     "{g}: net {} ({} -> {} x 2 -> 1)",
                     path.display(),
@@ -109,8 +99,8 @@ pub fn run_bench(args: &BenchArgs) -> ExitCode {
                 );
                 searcher.set_net(g, Some(net));
             }
-            None => {
-                eprintln!("error: --eval-file: {}", errors.join("; "));
+            Err(e) => {
+                eprintln!("error: --eval-file: {e}");
                 return ExitCode::FAILURE;
             }
         }

@@ -4,7 +4,9 @@
 
 use super::record::Record;
 use crate::host::Game;
-use crate::matches::record::{csa_text, RecordLine};
+use crate::matches::records::{csa_text, RecordLine};
+use crate::rules::position::csa;
+use crate::rules::truncate;
 use crate::{with_variant, GameKind};
 
 /// Handicap start positions (RULES.md), the handicap giver (gote) to move.
@@ -59,7 +61,7 @@ pub fn start_sfen(kind: GameKind, start: Option<&str>) -> Result<Option<String>,
             .ok_or_else(|| {
                 format!(
                     "unknown start '{}' for {kind} (known: {})",
-                    s.chars().take(40).collect::<String>(),
+                    truncate(s),
                     start_names(kind).join(", ")
                 )
             }),
@@ -77,7 +79,7 @@ pub fn import(text: &str, current: GameKind) -> Result<Record, String> {
         return Err("the text is too long".into());
     }
     let first = text.split_whitespace().next().unwrap_or("");
-    if text.lines().any(|l| is_csa_line(l.trim())) {
+    if text.lines().any(|l| csa::is_csa_line(l.trim())) {
         return import_csa(text);
     }
     if matches!(first, "1-0" | "0-1" | "1/2-1/2") {
@@ -117,10 +119,7 @@ fn moves_after<'a>(words: &[&'a str]) -> Result<Vec<&'a str>, String> {
     match words.first() {
         None => Ok(Vec::new()),
         Some(&"moves") => Ok(words[1..].to_vec()),
-        Some(w) => Err(format!(
-            "expected 'moves', found '{}'",
-            w.chars().take(40).collect::<String>()
-        )),
+        Some(w) => Err(format!("expected 'moves', found '{}'", truncate(w))),
     }
 }
 
@@ -163,177 +162,18 @@ pub fn export(rec: &Record, format: &str, names: &[String; 2]) -> Result<String,
         }
         _ => Err(format!(
             "unknown format '{}' (sfen, usi, record, csa)",
-            format.chars().take(40).collect::<String>()
+            truncate(format)
         )),
     }
 }
 
-/// Whether a trimmed line has a CSA record's shape. Pasted text may hold any characters, so it is read
-/// by characters: a byte index into it may fall inside one.
-fn is_csa_line(l: &str) -> bool {
-    l.starts_with("V2")
-        || l == "PI"
-        || l.starts_with("P1")
-        || (l.chars().count() == 7
-            && l.starts_with(['+', '-'])
-            && l.chars().skip(1).take(4).all(|c| c.is_ascii_digit()))
-}
-
-/// CSA piece names and their SFEN letters (promoted names with `+`).
-const CSA_PIECES: [(&str, &str); 14] = [
-    ("FU", "P"),
-    ("KY", "L"),
-    ("KE", "N"),
-    ("GI", "S"),
-    ("KI", "G"),
-    ("KA", "B"),
-    ("HI", "R"),
-    ("OU", "K"),
-    ("TO", "+P"),
-    ("NY", "+L"),
-    ("NK", "+N"),
-    ("NG", "+S"),
-    ("UM", "+B"),
-    ("RY", "+R"),
-];
-
-fn csa_letter(name: &str) -> Option<&'static str> {
-    CSA_PIECES.iter().find(|p| p.0 == name).map(|p| p.1)
-}
-
-/// A 9×9 CSA record: `PI` or `P1`..`P9` (with `P+`/`P-` hands), the side to move, then moves such as
-/// `+7776FU`; names, times, comments and the ending line are skipped.
+/// A 9×9 CSA record (`rules::position::csa`), its moves judged as they are replayed.
 fn import_csa(text: &str) -> Result<Record, String> {
-    let bad = |l: &str| {
-        format!(
-            "CSA: cannot read '{}'",
-            l.chars().take(40).collect::<String>()
-        )
-    };
-    let mut rows: Vec<String> = Vec::new();
-    let mut hands = [String::new(), String::new()];
-    let mut black = true;
-    let mut moves: Vec<&str> = Vec::new();
-    for l in text.lines().map(str::trim) {
-        if l.is_empty() || l.starts_with(['\'', 'N', '$', 'T', '%', 'V']) || l.starts_with("PI") {
-            continue;
-        }
-        if l == "+" || l == "-" {
-            black = l == "+";
-        } else if let Some(rest) = l.strip_prefix("P+").or_else(|| l.strip_prefix("P-")) {
-            let side = usize::from(l.starts_with("P-"));
-            // pieces in hand as `00FU`: four characters each
-            let chars: Vec<char> = rest.chars().collect();
-            for chunk in chars.chunks(4) {
-                if chunk.len() != 4 || chunk[..2] != ['0', '0'] {
-                    return Err(bad(l));
-                }
-                let name: String = chunk[2..].iter().collect();
-                let letter = csa_letter(&name)
-                    .filter(|x| !x.starts_with('+') && *x != "K")
-                    .ok_or_else(|| bad(l))?;
-                hands[side].push_str(&if side == 0 {
-                    letter.to_string()
-                } else {
-                    letter.to_lowercase()
-                });
-            }
-        } else if let Some(row) = l
-            .strip_prefix('P')
-            .and_then(|r| r.strip_prefix(|c: char| c.is_ascii_digit()))
-        {
-            rows.push(csa_row(row).ok_or_else(|| bad(l))?);
-        } else if l.starts_with('+') || l.starts_with('-') {
-            // several moves may share a line, separated by commas
-            moves.extend(
-                l.split(',')
-                    .map(str::trim)
-                    .filter(|m| m.starts_with(['+', '-'])),
-            );
-        } else {
-            return Err(bad(l));
-        }
-    }
-    let start = if rows.is_empty() {
-        None
-    } else if rows.len() == 9 {
-        let hand = format!("{}{}", hands[0], hands[1]);
-        let hand = if hand.is_empty() {
-            "-".to_string()
-        } else {
-            hand
-        };
-        Some(format!(
-            "{} {} {hand} 1",
-            rows.join("/"),
-            if black { "b" } else { "w" }
-        ))
-    } else {
-        return Err("CSA: a board needs the nine lines P1 to P9".into());
-    };
-    Record::new(GameKind::Shogi, start.as_deref())?.with_moves_read(moves, |m, is_legal| {
-        csa_move(m, is_legal).ok_or_else(|| bad(m))
-    })
-}
-
-/// One board row of a CSA `P<n>` line: nine fields of three characters, files 9 to 1.
-fn csa_row(s: &str) -> Option<String> {
-    let mut chars: Vec<char> = s.chars().collect();
-    // a trailing ` * ` may have lost its last spaces to an editor or to trimming
-    if chars.len() > 27 {
-        return None;
-    }
-    chars.resize(27, ' ');
-    let mut row = String::new();
-    let mut empty = 0;
-    for f in chars.chunks(3) {
-        let name: String = f[1..].iter().collect();
-        if f[0] == ' ' && name == "* " {
-            empty += 1;
-            continue;
-        }
-        if empty > 0 {
-            row.push_str(&empty.to_string());
-            empty = 0;
-        }
-        let letter = csa_letter(&name)?;
-        match f[0] {
-            '+' => row.push_str(letter),
-            '-' => row.push_str(&letter.to_lowercase()),
-            _ => return None,
-        }
-    }
-    if empty > 0 {
-        row.push_str(&empty.to_string());
-    }
-    Some(row)
-}
-
-/// A CSA move (`+7776FU`, `-0055KA`, `+2822RY`) in USI, promotion read from the legal moves: when both the
-/// promotion and the plain move are legal, a promoted piece name means the promotion.
-fn csa_move(m: &str, is_legal: &dyn Fn(&str) -> bool) -> Option<String> {
-    let c: Vec<char> = m.chars().collect();
-    if c.len() != 7 || !c[1..5].iter().all(char::is_ascii_digit) {
-        return None;
-    }
-    let square = |file: char, rank: char| -> Option<String> {
-        let r = rank.to_digit(10).filter(|r| (1..=9).contains(r))?;
-        let rank_letter = char::from(b'a' + u8::try_from(r - 1).ok()?);
-        (file != '0').then(|| format!("{file}{rank_letter}"))
-    };
-    let to = square(c[3], c[4])?;
-    let name: String = c[5..].iter().collect();
-    let letter = csa_letter(&name)?;
-    if c[1] == '0' && c[2] == '0' {
-        return Some(format!("{letter}*{to}"));
-    }
-    let plain = format!("{}{to}", square(c[1], c[2])?);
-    let promoted = format!("{plain}+");
-    match (is_legal(&plain), is_legal(&promoted)) {
-        (true, true) if letter.starts_with('+') => Some(promoted),
-        (false, true) => Some(promoted),
-        _ => Some(plain),
-    }
+    let game = csa::read(text).map_err(|e| e.to_string())?;
+    Record::new(GameKind::Shogi, game.start_sfen.as_deref())?
+        .with_moves_read(game.moves, |m, is_legal| {
+            csa::usi_move(m, is_legal).map_err(|e| e.to_string())
+        })
 }
 
 #[cfg(test)]

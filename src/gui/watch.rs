@@ -1,5 +1,5 @@
 //! Watching recorded games: a `games.txt` of `hayate match` (its `--out` folder, or the file) with the live
-//! records of the games in progress beside it (`live/<n>.txt`, see [`crate::matches::record`]), or one CSA record.
+//! records of the games in progress beside it (`live/<n>.txt`, see [`crate::matches::records`]), or one CSA record.
 //! A [`Watcher`] reads them again when asked (the session asks every few hundred milliseconds), so that the games
 //! of a running match grow move by move and move to the finished ones as they end. Each game is replayed by the
 //! rules core and stepped through move by move on the page.
@@ -10,7 +10,7 @@ use std::time::SystemTime;
 use super::formats;
 use super::protocol::WatchedGame;
 use super::record::{Ending, Record};
-use crate::matches::record::{LiveGame, RecordLine, LIVE_DIR};
+use crate::matches::records::{LiveGame, RecordLine, LIVE_DIR};
 use crate::matches::GAMES_FILE;
 use crate::GameKind;
 

@@ -21,7 +21,5 @@ pub use options::{option_lines, Options, Setting};
 pub use output::Output;
 pub use shard::{Shard, ShardError};
 
-/// A word of the input as error messages quote it: at most 40 characters, so that one error line stays short.
-pub(crate) fn truncate(s: &str) -> String {
-    s.chars().take(40).collect()
-}
+/// The protocols quote a word of their input as the rules' notations do.
+pub(crate) use crate::rules::truncate;

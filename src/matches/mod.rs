@@ -18,7 +18,7 @@
 //! - Statistics ([`stats`]): W-D-L, score, logistic Elo with its 95% interval, LOS, draw ratio, pair
 //!   (pentanomial) counts and the SPRT — trinomial by default, `model=pentanomial` optional (fastchess's GSPRT,
 //!   logistic Elo). When the SPRT decides, no new game starts; games already running finish and count.
-//! - Records ([`record`]): `--out DIR` gets `games.txt`, one line per game in game order, and for standard shogi
+//! - Records ([`records`]): `--out DIR` gets `games.txt`, one line per game in game order, and for standard shogi
 //!   one CSA file per game, `0001.csa` and on; while a game runs, its live record `live/<n>.txt`, rewritten after
 //!   every move, which `hayate gui --watch DIR` follows.
 //! - Stopping ([`interrupt`]): on SIGINT or SIGTERM no new game starts, the running games are abandoned (their
@@ -32,7 +32,7 @@ pub mod judge;
 pub mod openings;
 pub mod play;
 mod progress;
-pub mod record;
+pub mod records;
 mod runner;
 pub mod stats;
 mod tally;
@@ -102,5 +102,5 @@ pub fn run_match(cfg: &MatchConfig, report: &dyn Report) -> Result<MatchSummary,
 
 /// Checks a record file for the game `variant`; returns the number of games.
 pub fn verify_records(variant: GameKind, text: &str, max_plies: usize) -> Result<usize, String> {
-    with_variant!(variant, V => record::verify_file::<V>(text, max_plies))
+    with_variant!(variant, V => records::verify_file::<V>(text, max_plies))
 }

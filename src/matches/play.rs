@@ -121,145 +121,34 @@ pub fn play_game<V: Variant>(
             .play(m)
             .map_err(|e| format!("opening move {m}: {e}"))?;
     }
-    let mut times_ms = vec![None; opening.len()];
+    let mut game = Playing {
+        judge,
+        tcs,
+        clock: [tcs[0].base_ms(), tcs[1].base_ms()],
+        has_clock: tcs.iter().any(TimeControl::has_clock),
+        scores: [Vec::new(), Vec::new()],
+        failed: [false; 2],
+        detail: String::new(),
+        times_ms: vec![None; opening.len()],
+        move_scores: vec![None; opening.len()],
+    };
     let [sente, gote] = engines;
     let mut engines = [sente, gote];
-    let mut clock = [tcs[0].base_ms(), tcs[1].base_ms()];
-    // each side's score for each of its moves
-    let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
-    let mut failed = [false; 2];
-    let mut detail = String::new();
-    let has_clock = tcs.iter().any(TimeControl::has_clock);
-    let mut move_scores: Vec<Option<i32>> = vec![None; opening.len()];
-    on_move(&Progress {
-        start_sfen: judge.start_sfen(),
-        moves: judge.moves(),
-        clocks: has_clock.then_some(clock),
-        scores: &move_scores,
-    });
+    on_move(&game.progress());
     let (outcome, reason) = loop {
-        if let Some(end) = judge.no_moves() {
+        if let Some(end) = game.ending_before_move(limits) {
             break end;
         }
-        if let Some(end) = judge.repetition() {
-            break end;
-        }
-        if limits.max_plies > 0 && judge.plies() >= limits.max_plies {
-            break (Outcome::Draw, Reason::MaxPlies);
-        }
-        let side = judge.side_to_move();
-        let us = side.index();
-        let lose = Outcome::win_for(!side);
-        if let Some(r) = &limits.resign {
-            if r.loses(&scores[us], &scores[1 - us]) {
-                detail = format!(
-                    "scores {:?} and {:?}",
-                    last_scores(&scores[us], r.count),
-                    last_scores(&scores[1 - us], r.count)
-                );
-                break (lose, Reason::Adjudication);
-            }
-        }
-        if let Some(d) = &limits.draw {
-            if d.holds(judge.plies(), &scores[0], &scores[1]) {
-                break (Outcome::Draw, Reason::DrawAdjudication);
-            }
-        }
-        let (go, budget) = go_command(tcs, us, clock);
-        let wait = match budget {
-            Some(b) => b + limits.tolerance,
-            None => limits.hang_timeout,
-        };
-        let reply = ask(
-            engines[us],
-            &judge.position_command(),
-            &go,
-            wait,
-            limits.stop_grace,
-        );
-        let (mv, elapsed, score) = match reply {
-            Reply::Move(mv, elapsed, score) => (mv, elapsed, score),
-            Reply::Late => match budget {
-                Some(b) => {
-                    detail = format!("no bestmove within {} ms", b.as_millis());
-                    break (lose, Reason::Time);
-                }
-                None => {
-                    detail = format!(
-                        "no bestmove within the hang timeout of {} ms (answered stop)",
-                        limits.hang_timeout.as_millis()
-                    );
-                    break (lose, Reason::Hang);
-                }
-            },
-            Reply::Failed(Failure::Interrupted) => return Ok(None),
-            Reply::Failed(f) => {
-                failed[us] = true;
-                let tail = engines[us].stderr_tail();
-                detail = if tail.is_empty() {
-                    String::new()
-                } else {
-                    format!("stderr: {tail}")
-                };
-                break (
-                    lose,
-                    if f == Failure::Crash {
-                        Reason::Crash
-                    } else {
-                        Reason::Hang
-                    },
-                );
-            }
-        };
-        let ms = elapsed.as_millis() as u64;
-        if let Some(b) = budget {
-            if elapsed > b + limits.tolerance {
-                detail = format!("{ms} ms used of {} ms", b.as_millis());
-                break (lose, Reason::Time);
-            }
-        }
-        if let TimeControl::Clock { inc_ms, .. } = tcs[us] {
-            clock[us] = clock[us].saturating_sub(ms) + inc_ms;
-        }
-        scores[us].push(score);
-        match mv.as_str() {
-            "resign" => break (lose, Reason::Resign),
-            "win" => {
-                let end = judge.declaration();
-                if end.1 == Reason::FalseDeclaration {
-                    detail = "bestmove win".into();
-                }
-                break end;
-            }
-            _ => {}
-        }
-        match judge.play(&mv) {
-            Ok(end) => {
-                times_ms.push(Some(ms));
-                move_scores.push(score.map(|cp| if us == 0 { cp } else { -cp }));
-                on_move(&Progress {
-                    start_sfen: judge.start_sfen(),
-                    moves: judge.moves(),
-                    clocks: has_clock.then_some(clock),
-                    scores: &move_scores,
-                });
-                if let Some(end) = end {
-                    break end;
-                }
-            }
-            Err(e) => {
-                detail = if mv.is_empty() {
-                    "bestmove without a move".into()
-                } else {
-                    e
-                };
-                break (lose, Reason::Illegal);
-            }
+        let us = game.judge.side_to_move().index();
+        match game.engine_move(engines[us], limits, on_move) {
+            Step::Played => {}
+            Step::End(outcome, reason) => break (outcome, reason),
+            Step::Interrupted => return Ok(None),
         }
     };
     for c in Color::ALL {
         let e = &mut engines[c.index()];
-        if failed[c.index()] {
+        if game.failed[c.index()] {
             e.kill();
         } else if e.is_alive() {
             let word = match outcome.half_points(c) {
@@ -271,14 +160,180 @@ pub fn play_game<V: Variant>(
         }
     }
     Ok(Some(GameRecord {
-        start_sfen: judge.start_sfen().to_string(),
-        moves: judge.moves().to_vec(),
-        times_ms,
+        start_sfen: game.judge.start_sfen().to_string(),
+        moves: game.judge.moves().to_vec(),
+        times_ms: game.times_ms,
         outcome,
         reason,
-        detail,
-        failed,
+        detail: game.detail,
+        failed: game.failed,
     }))
+}
+
+/// What one turn of the side to move came to.
+enum Step {
+    Played,
+    End(Outcome, Reason),
+    /// The match is being stopped.
+    Interrupted,
+}
+
+/// A game being played: the referee and what only a live game adds to it.
+struct Playing<V: Variant> {
+    judge: Judge<V>,
+    tcs: [TimeControl; 2],
+    /// Milliseconds left, sente's first (`base_ms` for a control without a clock).
+    clock: [u64; 2],
+    has_clock: bool,
+    /// Each side's score for each of its moves.
+    scores: [Vec<Option<i32>>; 2],
+    failed: [bool; 2],
+    detail: String,
+    times_ms: Vec<Option<u64>>,
+    /// Each move's score from sente's side (None for the opening's).
+    move_scores: Vec<Option<i32>>,
+}
+
+impl<V: Variant> Playing<V> {
+    fn progress(&self) -> Progress<'_> {
+        Progress {
+            start_sfen: self.judge.start_sfen(),
+            moves: self.judge.moves(),
+            clocks: self.has_clock.then_some(self.clock),
+            scores: &self.move_scores,
+        }
+    }
+
+    /// The end of the game before the side to move is asked for a move: by the rules, the move limit or
+    /// adjudication by the engines' scores.
+    fn ending_before_move(&mut self, limits: &GameLimits) -> Option<(Outcome, Reason)> {
+        let judge = &self.judge;
+        if let Some(end) = judge.no_moves().or_else(|| judge.repetition()) {
+            return Some(end);
+        }
+        if limits.max_plies > 0 && judge.plies() >= limits.max_plies {
+            return Some((Outcome::Draw, Reason::MaxPlies));
+        }
+        let side = judge.side_to_move();
+        let us = side.index();
+        if let Some(r) = &limits.resign {
+            if r.loses(&self.scores[us], &self.scores[1 - us]) {
+                self.detail = format!(
+                    "scores {:?} and {:?}",
+                    last_scores(&self.scores[us], r.count),
+                    last_scores(&self.scores[1 - us], r.count)
+                );
+                return Some((Outcome::win_for(!side), Reason::Adjudication));
+            }
+        }
+        if let Some(d) = &limits.draw {
+            if d.holds(judge.plies(), &self.scores[0], &self.scores[1]) {
+                return Some((Outcome::Draw, Reason::DrawAdjudication));
+            }
+        }
+        None
+    }
+
+    /// Asks the side to move's engine for its move and plays it: the time it took against its clock, a
+    /// resignation, a declaration, or an illegal move end the game.
+    fn engine_move(
+        &mut self,
+        engine: &mut Engine,
+        limits: &GameLimits,
+        on_move: &mut OnMove<'_>,
+    ) -> Step {
+        let side = self.judge.side_to_move();
+        let us = side.index();
+        let lose = Outcome::win_for(!side);
+        let (go, budget) = go_command(self.tcs, us, self.clock);
+        let wait = match budget {
+            Some(b) => b + limits.tolerance,
+            None => limits.hang_timeout,
+        };
+        let reply = ask(
+            engine,
+            &self.judge.position_command(),
+            &go,
+            wait,
+            limits.stop_grace,
+        );
+        let (mv, elapsed, score) = match reply {
+            Reply::Move(mv, elapsed, score) => (mv, elapsed, score),
+            Reply::Late => {
+                return match budget {
+                    Some(b) => {
+                        self.detail = format!("no bestmove within {} ms", b.as_millis());
+                        Step::End(lose, Reason::Time)
+                    }
+                    None => {
+                        self.detail = format!(
+                            "no bestmove within the hang timeout of {} ms (answered stop)",
+                            limits.hang_timeout.as_millis()
+                        );
+                        Step::End(lose, Reason::Hang)
+                    }
+                }
+            }
+            Reply::Failed(Failure::Interrupted) => return Step::Interrupted,
+            Reply::Failed(f) => {
+                self.failed[us] = true;
+                let tail = engine.stderr_tail();
+                self.detail = if tail.is_empty() {
+                    String::new()
+                } else {
+                    format!("stderr: {tail}")
+                };
+                let reason = if f == Failure::Crash {
+                    Reason::Crash
+                } else {
+                    Reason::Hang
+                };
+                return Step::End(lose, reason);
+            }
+        };
+        let ms = elapsed.as_millis() as u64;
+        if let Some(b) = budget {
+            if elapsed > b + limits.tolerance {
+                self.detail = format!("{ms} ms used of {} ms", b.as_millis());
+                return Step::End(lose, Reason::Time);
+            }
+        }
+        if let TimeControl::Clock { inc_ms, .. } = self.tcs[us] {
+            self.clock[us] = self.clock[us].saturating_sub(ms) + inc_ms;
+        }
+        self.scores[us].push(score);
+        match mv.as_str() {
+            "resign" => return Step::End(lose, Reason::Resign),
+            "win" => {
+                let (outcome, reason) = self.judge.declaration();
+                if reason == Reason::FalseDeclaration {
+                    self.detail = "bestmove win".into();
+                }
+                return Step::End(outcome, reason);
+            }
+            _ => {}
+        }
+        match self.judge.play(&mv) {
+            Ok(end) => {
+                self.times_ms.push(Some(ms));
+                self.move_scores
+                    .push(score.map(|cp| if us == 0 { cp } else { -cp }));
+                on_move(&self.progress());
+                match end {
+                    Some((outcome, reason)) => Step::End(outcome, reason),
+                    None => Step::Played,
+                }
+            }
+            Err(e) => {
+                self.detail = if mv.is_empty() {
+                    "bestmove without a move".into()
+                } else {
+                    e
+                };
+                Step::End(lose, Reason::Illegal)
+            }
+        }
+    }
 }
 
 fn last_scores(s: &[Option<i32>], n: usize) -> Vec<i32> {

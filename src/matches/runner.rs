@@ -11,7 +11,7 @@ use super::engine::Engine;
 use super::interrupt;
 use super::openings;
 use super::progress::{self, progress_bar};
-use super::record::{RecordFiles, RecordLine};
+use super::records::{RecordFiles, RecordLine};
 use super::tally::{summary_lines, FinishedGame, MatchSummary, Tally};
 use super::worker::{Message, Shared, Worker};
 use super::{MatchConfig, Report};

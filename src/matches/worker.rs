@@ -15,7 +15,7 @@ use super::interrupt;
 use super::judge::{Judge, Outcome, Reason};
 use super::openings::{self, Opening};
 use super::play::{play_game, GameRecord, Progress};
-use super::record::LiveGame;
+use super::records::LiveGame;
 use super::tally::FinishedGame;
 use super::MatchConfig;
 

@@ -17,3 +17,9 @@ pub mod square;
 pub mod suite;
 pub mod variant;
 pub mod zobrist;
+
+/// A word of outside input as an error message quotes it: its first 40 characters, so that a pasted book cannot
+/// make a message of its own size.
+pub fn truncate(s: &str) -> String {
+    s.chars().take(40).collect()
+}

@@ -2,6 +2,9 @@
 //! message that names the problem, a failed `play_usi_moves` must leave the position untouched, and no input at
 //! all may make the parsers panic.
 
+// a test fails by panicking: unwrap is how it states what must succeed (the library keeps to [lints])
+#![allow(clippy::unwrap_used)]
+
 use hayate::rules::piece::Color;
 use hayate::rules::position::notation::{move_to_usi, MoveError};
 use hayate::rules::position::sfen::SfenError;

@@ -2,7 +2,7 @@
 //! or is refused, never a panic, and what parses prints back to text that parses equal.
 
 use hayate::matches::judge::{Outcome, Reason};
-use hayate::matches::record::{LiveGame, RecordLine};
+use hayate::matches::records::{LiveGame, RecordLine};
 use hayate::{Minishogi, Variant};
 use proptest::prelude::*;
 

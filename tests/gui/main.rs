@@ -7,6 +7,9 @@
 //! The browser tests need `chromium` (Debian: `chromium`, and `fonts-noto-cjk` for the kanji; `.ci/run` installs
 //! them). Without it they fail and say so, unless `HAYATE_SKIP_GUI_TESTS=1` is set.
 
+// a test fails by panicking: unwrap is how it states what must succeed (the library keeps to [lints])
+#![allow(clippy::unwrap_used)]
+
 mod browser;
 mod cdp;
 mod hardening;

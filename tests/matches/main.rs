@@ -5,6 +5,9 @@
 //! Every match runs as a child process with a deadline, so an engine that hangs the host fails the test instead of
 //! blocking it. Records written with `--out` are replayed with the library's rules core.
 
+// a test fails by panicking: unwrap is how it states what must succeed (the library keeps to [lints])
+#![allow(clippy::unwrap_used)]
+
 mod adjudication;
 mod endings;
 mod interrupt;
@@ -19,7 +22,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use hayate::matches::judge::{Outcome, Reason};
-use hayate::matches::record::{verify, RecordLine};
+use hayate::matches::records::{verify, RecordLine};
 use hayate::matches::stats::Wdl;
 use hayate::Variant;
 

@@ -9,6 +9,9 @@
 //! Engines run with `Threads 1` (or 2) and `USI_Hash 16`. The two latency tests take an exclusive lock so that
 //! the other tests' searches do not compete with them for the two cores of the test machine.
 
+// a test fails by panicking: unwrap is how it states what must succeed (the library keeps to [lints])
+#![allow(clippy::unwrap_used)]
+
 mod bad_input;
 mod commands;
 mod eof_and_quit;

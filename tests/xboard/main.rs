@@ -8,6 +8,9 @@
 //! imagemagick`; `.ci/run` installs them). Without them they fail and say so, unless `HAYATE_SKIP_GUI_TESTS=1`
 //! is set. They run one at a time and alone (an exclusive lock), so that the engines' clocks are not starved.
 
+// a test fails by panicking: unwrap is how it states what must succeed (the library keeps to [lints])
+#![allow(clippy::unwrap_used)]
+
 mod bad_input;
 mod gui;
 mod pgn;

@@ -16,6 +16,7 @@ pub mod file;
 pub mod network;
 pub mod simd;
 
+use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -31,10 +32,42 @@ pub fn inputs(game: GameKind) -> usize {
     with_variant!(game, V => <V as Features>::INPUTS)
 }
 
-/// Loads a net file for `game`.
+/// Loads a net file for `game`: the one way every command and option reads a net file (`--eval-file`,
+/// `EvalFile`), so that they accept and refuse the same files with the same reasons.
 pub fn load(path: &Path, game: GameKind) -> Result<Arc<Network>, NetError> {
     file::load(path, game, inputs(game)).map(Arc::new)
 }
+
+/// Loads a net file for the first of `games` it fits, for a command that runs several games and is given one
+/// net (`hayate bench --eval-file`).
+pub fn load_any(path: &Path, games: &[GameKind]) -> Result<(GameKind, Arc<Network>), FitsNoGame> {
+    let mut errors = Vec::new();
+    for &g in games {
+        match load(path, g) {
+            Ok(net) => return Ok((g, net)),
+            Err(e) => errors.push((g, e)),
+        }
+    }
+    Err(FitsNoGame(errors))
+}
+
+/// Why a net file fits none of the games it was tried for: each game's reason.
+#[derive(Debug)]
+pub struct FitsNoGame(pub Vec<(GameKind, NetError)>);
+
+impl fmt::Display for FitsNoGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (g, e)) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{g}: {e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for FitsNoGame {}
 
 /// The net built into the binary for `game` (None only if its bytes fail the checks, which the tests rule out).
 pub fn embedded(game: GameKind) -> Option<Arc<Network>> {

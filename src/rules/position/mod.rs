@@ -2,6 +2,7 @@
 //! with do/undo and the history needed for repetition detection.
 
 mod attackers;
+pub mod csa;
 mod declaration;
 mod make;
 pub mod notation;

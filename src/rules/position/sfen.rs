@@ -124,6 +124,7 @@ impl<V: Variant> Position<V> {
         Self::parse_sfen(sfen, true)
     }
 
+    /// Parsing first, each field in turn, then the checks of the whole position (`validate`).
     fn parse_sfen(sfen: &str, kingless_mover: bool) -> Result<Self, SfenError> {
         let fields: Vec<&str> = sfen.split_whitespace().collect();
         if fields.len() < 3 {
@@ -133,9 +134,35 @@ impl<V: Variant> Position<V> {
             return Err(SfenError::TooManyFields);
         }
         let mut pos = Position::<V>::empty();
+        let kings = pos.parse_board(fields[0])?;
+        let side = match fields[1] {
+            "b" => Color::Black,
+            "w" => Color::White,
+            s => return Err(SfenError::BadSide(s.to_string())),
+        };
+        if fields[2] != "-" {
+            pos.parse_hands(fields[2])?;
+        }
+        let move_number = match fields.get(3) {
+            None => 1,
+            Some(s) => match s.parse::<u32>() {
+                Ok(n) if (1..1_000_000).contains(&n) => n,
+                _ => return Err(SfenError::BadMoveNumber(s.to_string())),
+            },
+        };
+        pos.validate(kings, side, kingless_mover)?;
+        pos.finish_setup(side, move_number);
+        // the side that just moved cannot have left its king in check
+        let them = !side;
+        if pos.is_attacked(side, pos.king(them), pos.occupied()) {
+            return Err(SfenError::OpponentInCheck);
+        }
+        Ok(pos)
+    }
 
-        // board
-        let ranks: Vec<&str> = fields[0].split('/').collect();
+    /// The board field, placed on this empty position; returns the number of kings of each colour.
+    fn parse_board(&mut self, field: &str) -> Result<[u32; 2], SfenError> {
+        let ranks: Vec<&str> = field.split('/').collect();
         if ranks.len() != V::RANKS {
             return Err(SfenError::WrongRankCount {
                 expected: V::RANKS,
@@ -162,156 +189,149 @@ impl<V: Variant> Position<V> {
         }
         let mut kings = [0u32; 2];
         for (r, rank) in ranks.iter().enumerate() {
-            let rank_letter = (b'a' + r as u8) as char;
-            let mut file = V::FILES as isize; // files are listed from the highest down
-            let mut promoted = false;
-            let mut placed: Vec<(Piece, isize)> = Vec::new();
-            for ch in rank.chars() {
-                if let Some(d) = ch.to_digit(10) {
-                    if promoted || d == 0 {
-                        return Err(SfenError::UnknownPiece(ch.to_string()));
-                    }
-                    file -= d as isize;
-                    continue;
-                }
-                if ch == '+' {
-                    if promoted {
-                        return Err(SfenError::UnknownPiece("++".into()));
-                    }
-                    promoted = true;
-                    continue;
-                }
-                let Some(kind) = Kind::from_letter(ch) else {
-                    return Err(SfenError::UnknownPiece(ch.to_string()));
-                };
-                let name = if promoted {
-                    format!("+{ch}")
-                } else {
-                    ch.to_string()
-                };
-                let kind = if promoted {
-                    match kind.promoted() {
-                        Some(pk) => pk,
-                        None => return Err(SfenError::PieceNotInGame(name)),
-                    }
-                } else {
-                    kind
-                };
-                if !V::BOARD_KINDS.contains(&kind) {
-                    return Err(SfenError::PieceNotInGame(name));
-                }
-                promoted = false;
-                let color = if ch.is_ascii_uppercase() {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                file -= 1;
-                placed.push((Piece::new(color, kind), file));
-            }
-            if promoted {
-                return Err(SfenError::UnknownPiece("+".into()));
-            }
-            if file != 0 {
-                return Err(SfenError::WrongFileCount {
-                    rank: rank_letter,
-                    expected: V::FILES,
-                    found: (V::FILES as isize - file) as usize,
-                });
-            }
-            for (p, f) in placed {
-                let sq = Square::from_coords(f as usize, r, V::RANKS);
+            for (p, sq) in Self::parse_rank(rank, r)? {
                 if p.kind() == Kind::King {
                     kings[p.color().index()] += 1;
                 }
-                pos.place(p, sq);
+                self.place(p, sq);
             }
         }
+        Ok(kings)
+    }
 
-        // side to move
-        let side = match fields[1] {
-            "b" => Color::Black,
-            "w" => Color::White,
-            s => return Err(SfenError::BadSide(s.to_string())),
-        };
-
-        // hands
-        if fields[2] != "-" {
-            let mut count: Option<u32> = None;
-            let mut seen = [[false; 7]; 2];
-            for ch in fields[2].chars() {
-                if let Some(d) = ch.to_digit(10) {
-                    let n = count.unwrap_or(0) * 10 + d;
-                    if n > MAX_HAND_COUNT as u32 || (n == 0 && count.is_none()) {
-                        return Err(SfenError::BadHand(format!(
-                            "count out of range in '{}'",
-                            fields[2]
-                        )));
-                    }
-                    count = Some(n);
-                    continue;
+    /// One rank (`r` from 0, the top) of the board field: its pieces and their squares.
+    fn parse_rank(rank: &str, r: usize) -> Result<Vec<(Piece, Square)>, SfenError> {
+        let rank_letter = (b'a' + r as u8) as char;
+        let mut file = V::FILES as isize; // files are listed from the highest down
+        let mut promoted = false;
+        let mut placed: Vec<(Piece, isize)> = Vec::new();
+        for ch in rank.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                if promoted || d == 0 {
+                    return Err(SfenError::UnknownPiece(ch.to_string()));
                 }
-                let kind = match Kind::from_letter(ch) {
-                    Some(Kind::King) => {
-                        return Err(SfenError::BadHand(format!(
-                            "a king ('{ch}') cannot be held in hand"
-                        )))
-                    }
-                    Some(k) => k,
-                    None => return Err(SfenError::BadHand(format!("unknown piece '{ch}'"))),
-                };
-                if !V::HAND_KINDS.contains(&kind) {
+                file -= d as isize;
+                continue;
+            }
+            if ch == '+' {
+                if promoted {
+                    return Err(SfenError::UnknownPiece("++".into()));
+                }
+                promoted = true;
+                continue;
+            }
+            let Some(kind) = Kind::from_letter(ch) else {
+                return Err(SfenError::UnknownPiece(ch.to_string()));
+            };
+            let name = if promoted {
+                format!("+{ch}")
+            } else {
+                ch.to_string()
+            };
+            let kind = if promoted {
+                match kind.promoted() {
+                    Some(pk) => pk,
+                    None => return Err(SfenError::PieceNotInGame(name)),
+                }
+            } else {
+                kind
+            };
+            if !V::BOARD_KINDS.contains(&kind) {
+                return Err(SfenError::PieceNotInGame(name));
+            }
+            promoted = false;
+            let color = if ch.is_ascii_uppercase() {
+                Color::Black
+            } else {
+                Color::White
+            };
+            file -= 1;
+            placed.push((Piece::new(color, kind), file));
+        }
+        if promoted {
+            return Err(SfenError::UnknownPiece("+".into()));
+        }
+        if file != 0 {
+            return Err(SfenError::WrongFileCount {
+                rank: rank_letter,
+                expected: V::FILES,
+                found: (V::FILES as isize - file) as usize,
+            });
+        }
+        Ok(placed
+            .into_iter()
+            .map(|(p, f)| (p, Square::from_coords(f as usize, r, V::RANKS)))
+            .collect())
+    }
+
+    /// The hands field (not `-`), set on this position.
+    fn parse_hands(&mut self, field: &str) -> Result<(), SfenError> {
+        let mut count: Option<u32> = None;
+        let mut seen = [[false; 7]; 2];
+        for ch in field.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                let n = count.unwrap_or(0) * 10 + d;
+                if n > MAX_HAND_COUNT as u32 || (n == 0 && count.is_none()) {
                     return Err(SfenError::BadHand(format!(
-                        "piece '{ch}' cannot be held in this game"
+                        "count out of range in '{}'",
+                        field
                     )));
                 }
-                let color = if ch.is_ascii_uppercase() {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                if seen[color.index()][kind.index()] {
-                    return Err(SfenError::BadHand(format!("piece '{ch}' listed twice")));
-                }
-                seen[color.index()][kind.index()] = true;
-                let n = count.take().unwrap_or(1);
-                pos.set_hand(color, kind, n as u8);
+                count = Some(n);
+                continue;
             }
-            if count.is_some() {
+            let kind = match Kind::from_letter(ch) {
+                Some(Kind::King) => {
+                    return Err(SfenError::BadHand(format!(
+                        "a king ('{ch}') cannot be held in hand"
+                    )))
+                }
+                Some(k) => k,
+                None => return Err(SfenError::BadHand(format!("unknown piece '{ch}'"))),
+            };
+            if !V::HAND_KINDS.contains(&kind) {
                 return Err(SfenError::BadHand(format!(
-                    "count without a piece in '{}'",
-                    fields[2]
+                    "piece '{ch}' cannot be held in this game"
                 )));
             }
+            let color = if ch.is_ascii_uppercase() {
+                Color::Black
+            } else {
+                Color::White
+            };
+            if seen[color.index()][kind.index()] {
+                return Err(SfenError::BadHand(format!("piece '{ch}' listed twice")));
+            }
+            seen[color.index()][kind.index()] = true;
+            let n = count.take().unwrap_or(1);
+            self.set_hand(color, kind, n as u8);
         }
+        if count.is_some() {
+            return Err(SfenError::BadHand(format!(
+                "count without a piece in '{}'",
+                field
+            )));
+        }
+        Ok(())
+    }
 
-        // move number
-        let move_number = match fields.get(3) {
-            None => 1,
-            Some(s) => match s.parse::<u32>() {
-                Ok(n) if (1..1_000_000).contains(&n) => n,
-                _ => return Err(SfenError::BadMoveNumber(s.to_string())),
-            },
-        };
-
-        // kings
+    /// The checks of a parsed position: one king a side (none for a tsume problem's attacker when
+    /// `kingless_mover`, `side` being the side to move), then the material (`validate_material`).
+    fn validate(
+        &mut self,
+        kings: [u32; 2],
+        side: Color,
+        kingless_mover: bool,
+    ) -> Result<(), SfenError> {
         for c in Color::ALL {
             match kings[c.index()] {
-                0 if kingless_mover && c == side => pos.set_no_king(c),
+                0 if kingless_mover && c == side => self.set_no_king(c),
                 0 => return Err(SfenError::MissingKing(c)),
                 1 => {}
                 _ => return Err(SfenError::ExtraKing(c)),
             }
         }
-
-        pos.validate_material()?;
-        pos.finish_setup(side, move_number);
-        // the side that just moved cannot have left its king in check
-        let them = !side;
-        if pos.is_attacked(side, pos.king(them), pos.occupied()) {
-            return Err(SfenError::OpponentInCheck);
-        }
-        Ok(pos)
+        self.validate_material()
     }
 
     /// Dead pieces, doubled pawns and piece counts.

@@ -11,6 +11,7 @@
 
 use crate::rules::piece::{Color, Kind, HAND_KIND_COUNT};
 use crate::rules::position::Position;
+use crate::rules::truncate;
 use crate::rules::variant::Variant;
 
 /// The XBoard FEN of a position.
@@ -53,7 +54,7 @@ pub fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, String> {
         Some(s) => {
             return Err(format!(
                 "side to move must be 'w' or 'b', not '{}'",
-                s.chars().take(40).collect::<String>()
+                truncate(s)
             ))
         }
         None => return Err("FEN has no side to move".into()),

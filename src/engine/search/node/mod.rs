@@ -18,10 +18,9 @@ use super::driver::Worker;
 use super::picker::MovePicker;
 use super::smp::DEFER_DEPTH;
 use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
-use crate::engine::eval::{see_ge, GameEval};
+use crate::engine::eval::GameEval;
 use crate::engine::tt::{Bound, TtData};
 use crate::rules::moves::{Move, MoveList};
-use crate::rules::piece::Kind;
 use crate::rules::position::Repetition;
 
 /// What a node is expected to be, from how its parent searches it (Knuth and Moore's node types): a PV node is
@@ -436,46 +435,6 @@ impl<V: GameEval> Worker<'_, V> {
         false
     }
 
-    /// Step 13. Extensions: at PV nodes, a check that does not lose material is searched a ply deeper, since the
-    /// horizon would otherwise cut the principal line short. Sacrificial checks are not: with pieces in hand
-    /// nearly every position has them, and extending them all makes the tree explode. Nor checks off the PV:
-    /// extending those doubled the nodes to a given depth (9x9 bench, depth 12: 27.3 M -> 13.6 M without) for no
-    /// strength. None in the last third of the ply range, so that a long chain of checks ends before the ply
-    /// limit.
-    /// Singular extension: when the table's move is the only good one here (every other move, searched
-    /// shallower, stays well below its score), it is searched a ply deeper, since the line hangs on it. When
-    /// another move also reaches beta, the node has several good moves and fails high at once (multi-cut); when
-    /// the table's score alone beats beta, the table's move is searched a ply shallower. Costs one reduced search
-    /// at deep nodes with a table move.
-    /// Continue with the extension in plies (-1 to 1), or Break with the node's score (a multi-cut, or 0 once
-    /// the search was stopped).
-    #[inline]
-    fn extension(
-        &mut self,
-        n: &Node,
-        c: Candidate,
-        tt: Option<TtData>,
-        tt_move: Move,
-        beta: i32,
-    ) -> ControlFlow<i32, i32> {
-        let m = c.mv;
-        let mut ext = i32::from(
-            c.gives_check && n.is_pv() && n.ply < 2 * MAX_PLY / 3 && see_ge(&self.pos, m, 0),
-        );
-        if m == tt_move && ext == 0 {
-            match self.singular(n, tt, m, beta) {
-                Singular::Extend => ext = 1,
-                Singular::Reduce => ext = -1,
-                Singular::Cut(s) => return ControlFlow::Break(s),
-                Singular::No => {}
-            }
-            if self.stopped {
-                return ControlFlow::Break(0);
-            }
-        }
-        ControlFlow::Continue(ext)
-    }
-
     /// Step 17. Store the result in the transposition table: the score with its bound, the best move (none after
     /// a fail low), and the static score for the next visit.
     /// The correction history learns how far the static score was off, where the result says so: not from a fail
@@ -576,35 +535,6 @@ impl<V: GameEval> Worker<'_, V> {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         head[ply][1..=n].copy_from_slice(&tail[0][..n]);
         self.pv_len[ply] = n + 1;
-    }
-
-    /// Whether the side to move's king may face a mating attack: enemy pieces near it while the enemy holds
-    /// pieces to drop. Passing (null move) and static cut-offs are unsound there: a quiet drop can mate.
-    fn king_in_danger(&self) -> bool {
-        let us = self.pos.side_to_move();
-        let them = !us;
-        let hand = self.pos.hand(them);
-        if hand.total() == 0 {
-            return false;
-        }
-        let zone = crate::rules::position::Bb::<V>::from_u128(
-            V::tables().near2[self.pos.king(us).index()],
-        );
-        (zone & self.pos.color_bb(them) & !self.pos.kind_bb(Kind::King)).any()
-    }
-
-    /// Whether the side to move has nothing but its king, on the board and in hand.
-    fn bare_king(&self) -> bool {
-        let us = self.pos.side_to_move();
-        self.pos.color_bb(us).count() == 1 && self.pos.hand(us).total() == 0
-    }
-
-    /// Whether the side to move has a piece besides pawns and its king, on the board or in hand.
-    fn has_pieces(&self) -> bool {
-        let us = self.pos.side_to_move();
-        let board =
-            self.pos.color_bb(us) & !self.pos.kind_bb(Kind::Pawn) & !self.pos.kind_bb(Kind::King);
-        board.any() || self.pos.hand(us).total() > self.pos.hand(us).count(Kind::Pawn) as u32
     }
 
     /// Whether `m` takes a piece in the current position.

@@ -1,0 +1,416 @@
+//! What one page is doing: the game, the engine playing one side with the clocks, the analysis or mate search
+//! running. [`Session::handle`] answers the page's requests (checking everything before changing anything);
+//! [`Session::poll`] turns the engines' output and the clocks into messages for the page.
+
+mod jobs;
+mod watching;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::{Duration, Instant};
+
+use super::clock::Clocks;
+use super::formats;
+use super::info::parse_info;
+use super::protocol::{GameInfo, Line, Reply, Request, State};
+use super::record::{Ending, Record};
+use super::watch;
+use super::worker::{Event, Job, Worker};
+use crate::matches::engine::EngineSpec;
+use crate::matches::judge::{Outcome, Reason};
+use crate::matches::time_control::TimeControl;
+use crate::rules::piece::Color;
+use crate::rules::truncate;
+use crate::GameKind;
+
+/// Why an engine may not play or analyse a tsume problem.
+const KINGLESS: &str = "a position without both kings is for the tsume solver only";
+/// The most MultiPV lines the page may ask for.
+const MAX_MULTIPV: u32 = 10;
+/// How often the watched files are read again: the delay of a running match's moves on the page.
+const WATCH_POLL: Duration = Duration::from_millis(400);
+
+/// The engine playing one side.
+struct Player {
+    engine: usize,
+    /// 0 sente, 1 gote.
+    side: usize,
+    clocks: Clocks,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Purpose {
+    Move,
+    Analyse,
+    Mate,
+}
+
+/// The one engine job running.
+struct Running {
+    id: u64,
+    engine: usize,
+    purpose: Purpose,
+    /// Plies played when it started: the ply its scores belong to.
+    ply: usize,
+    /// Sente to move at its root (to turn the engine's scores to sente's side).
+    black: bool,
+}
+
+pub struct Session {
+    specs: Vec<EngineSpec>,
+    names: Vec<String>,
+    workers: Vec<Option<Worker>>,
+    events_tx: Sender<(usize, Event)>,
+    events_rx: Receiver<(usize, Event)>,
+    record: Record,
+    evals: Vec<Option<i32>>,
+    player: Option<Player>,
+    /// Analysis mode: engine and MultiPV; it follows the position until `stop`.
+    analysis: Option<(usize, u32)>,
+    job: Option<Running>,
+    next_id: u64,
+    lines: BTreeMap<u32, Line>,
+    depth: u32,
+    nodes: u64,
+    watch_path: Option<PathBuf>,
+    /// The watched games, once the page asked for their list; from then on they are read again every
+    /// [`WATCH_POLL`] and pushed when they change.
+    watcher: Option<watch::Watcher>,
+    last_watch_poll: Instant,
+    /// The watched game shown: its index in the file and the game itself.
+    watched: Option<(usize, watch::Game)>,
+}
+
+impl Session {
+    pub fn new(specs: Vec<EngineSpec>, watch_path: Option<PathBuf>) -> Session {
+        let (events_tx, events_rx) = mpsc::channel();
+        let names = specs
+            .iter()
+            .map(|s| s.name.clone().unwrap_or_else(|| s.fallback_name()))
+            .collect();
+        let record = match Record::new(GameKind::Shogi, None) {
+            Ok(r) => r,
+            Err(e) => unreachable!("the start position is valid: {e}"),
+        };
+        Session {
+            workers: specs.iter().map(|_| None).collect(),
+            specs,
+            names,
+            events_tx,
+            events_rx,
+            record,
+            evals: vec![None],
+            player: None,
+            analysis: None,
+            job: None,
+            next_id: 1,
+            lines: BTreeMap::new(),
+            depth: 0,
+            nodes: 0,
+            watch_path,
+            watcher: None,
+            last_watch_poll: Instant::now(),
+            watched: None,
+        }
+    }
+
+    pub fn hello(&self) -> Reply {
+        let games = GameKind::ALL
+            .iter()
+            .map(|&g| GameInfo {
+                name: g.name().to_string(),
+                ranks: g.shape().0,
+                files: g.shape().1,
+                starts: formats::start_names(g),
+            })
+            .collect();
+        Reply::Hello {
+            games,
+            engines: self.names.clone(),
+            watching: self.watch_path.is_some(),
+        }
+    }
+
+    /// Answers one request: the new state, an export, or an error (and then nothing changed).
+    pub fn handle(&mut self, req: Request) -> Vec<Reply> {
+        match self.apply(req) {
+            Ok(Some(r)) => vec![r],
+            Ok(None) => vec![Reply::State(Box::new(self.state()))],
+            Err(message) => vec![Reply::Error { message }],
+        }
+    }
+
+    fn apply(&mut self, req: Request) -> Result<Option<Reply>, String> {
+        match req {
+            Request::State {} => {}
+            Request::New { game, start, moves } => {
+                let kind: GameKind = game.parse().map_err(|e| format!("{e}"))?;
+                let sfen = formats::start_sfen(kind, start.as_deref())?;
+                let rec = Record::new(kind, sfen.as_deref())?
+                    .with_moves(moves.iter().map(String::as_str))?;
+                self.replace_game(rec);
+            }
+            Request::Import { text } => {
+                let rec = formats::import(&text, self.record.kind)?;
+                self.replace_game(rec);
+            }
+            Request::Export { format } => {
+                let text = formats::export(&self.record, &format, &self.names_of_players())?;
+                return Ok(Some(Reply::Export { format, text }));
+            }
+            Request::Move { usi } => self.player_move(&usi)?,
+            Request::Takeback {} => self.take_back()?,
+            Request::Play { engine, side, tc } => self.play(engine, &side, &tc)?,
+            Request::Analyse { engine, multipv } => self.analyse(engine, multipv)?,
+            Request::Stop {} => {
+                let running = matches!(&self.job, Some(j) if j.purpose != Purpose::Move);
+                if !running && self.analysis.is_none() {
+                    return Err("no analysis or mate search is running".into());
+                }
+                self.analysis = None;
+                self.cancel_job();
+            }
+            Request::Mate { engine, ms } => self.mate(engine, ms)?,
+            Request::WatchList {} => {
+                let watcher = self.watcher()?;
+                watcher.refresh()?;
+                return Ok(Some(Reply::Games {
+                    games: watch::summaries(&watcher.games()),
+                }));
+            }
+            Request::Watch { index, ply } => self.watch(index, ply)?,
+            Request::Restart { engine } => {
+                self.check_engine(engine)?;
+                if self.job.as_ref().is_some_and(|j| j.engine == engine) {
+                    self.job = None;
+                }
+                self.workers[engine] = None;
+                self.worker(engine);
+            }
+        }
+        self.kick();
+        Ok(None)
+    }
+
+    /// `play`: an engine takes `side` (`black`, `white`, or `none`: no engine plays) under time control `tc`.
+    fn play(&mut self, engine: usize, side: &str, tc: &str) -> Result<(), String> {
+        self.check_engine(engine)?;
+        let tc = TimeControl::parse(tc).map_err(|e| format!("bad time control: {e}"))?;
+        if side != "none" && !self.record.has_both_kings() {
+            return Err(KINGLESS.into());
+        }
+        let side = match side {
+            "black" => Some(0),
+            "white" => Some(1),
+            "none" => None,
+            _ => {
+                return Err(format!(
+                    "unknown side '{}' (black, white, none)",
+                    truncate(side)
+                ))
+            }
+        };
+        self.cancel_job();
+        self.analysis = None;
+        self.player = side.map(|side| Player {
+            engine,
+            side,
+            clocks: Clocks::new(tc),
+        });
+        Ok(())
+    }
+
+    /// `analyse`: an engine analyses the position with `multipv` lines until stopped.
+    fn analyse(&mut self, engine: usize, multipv: u32) -> Result<(), String> {
+        self.check_engine(engine)?;
+        if !(1..=MAX_MULTIPV).contains(&multipv) {
+            return Err(format!("multipv must be 1 to {MAX_MULTIPV}"));
+        }
+        if self.player.is_some() {
+            return Err("an engine is playing: set its side to none first".into());
+        }
+        if !self.record.has_both_kings() {
+            return Err(KINGLESS.into());
+        }
+        self.cancel_job();
+        self.analysis = Some((engine, multipv));
+        Ok(())
+    }
+
+    /// `mate`: an engine's tsume solver on the position, for at most `ms` milliseconds.
+    fn mate(&mut self, engine: usize, ms: u64) -> Result<(), String> {
+        self.check_engine(engine)?;
+        if !(1..=3_600_000).contains(&ms) {
+            return Err("ms must be 1 to 3600000".into());
+        }
+        if self.player.is_some() {
+            return Err("an engine is playing: set its side to none first".into());
+        }
+        self.cancel_job();
+        self.analysis = None;
+        let commands = vec![self.record.position_command(), format!("go mate {ms}")];
+        self.start_job(engine, Purpose::Mate, commands, "checkmate");
+        Ok(())
+    }
+
+    /// `watch`: game `index` of the watched records, shown at `ply` (its last ply without one).
+    fn watch(&mut self, index: usize, ply: Option<usize>) -> Result<(), String> {
+        let watcher = self.watcher()?;
+        watcher.refresh()?;
+        let game = watcher
+            .games()
+            .into_iter()
+            .nth(index)
+            .ok_or_else(|| format!("no game {index} in the watched file"))?
+            .map_err(String::clone)?
+            .clone();
+        let rec = watch::at_ply(&game, ply.unwrap_or(game.moves.len()))?;
+        self.player = None;
+        self.analysis = None;
+        self.show_watched(index, game, rec);
+        Ok(())
+    }
+
+    fn check_engine(&self, engine: usize) -> Result<(), String> {
+        if engine < self.specs.len() {
+            Ok(())
+        } else {
+            Err(format!(
+                "no engine {engine} (there are {})",
+                self.specs.len()
+            ))
+        }
+    }
+
+    fn names_of_players(&self) -> [String; 2] {
+        let mut names = ["Sente".to_string(), "Gote".to_string()];
+        if let Some(p) = &self.player {
+            names[p.side] = self.names[p.engine].clone();
+        }
+        names
+    }
+
+    fn replace_game(&mut self, rec: Record) {
+        self.cancel_job();
+        self.watched = None;
+        if !rec.has_both_kings() {
+            self.player = None;
+            self.analysis = None;
+        }
+        self.evals = vec![None; rec.moves.len() + 1];
+        self.record = rec;
+        if let Some(p) = &mut self.player {
+            p.clocks = Clocks::new(p.clocks.tc);
+        }
+    }
+
+    fn side_to_move(&self) -> usize {
+        usize::from(!self.record.black_to_move())
+    }
+
+    fn engine_to_move(&self) -> bool {
+        self.player
+            .as_ref()
+            .is_some_and(|p| p.side == self.side_to_move())
+    }
+
+    fn player_move(&mut self, usi: &str) -> Result<(), String> {
+        if self.engine_to_move() {
+            return Err("the engine is to move".into());
+        }
+        let mut rec = self.record.clone();
+        rec.play(usi)?;
+        if let Some(p) = &mut self.player {
+            if !p.clocks.stop() {
+                let side = p.side;
+                self.end(Ending {
+                    outcome: Outcome::win_for(Color::ALL[side]),
+                    reason: Reason::Time,
+                });
+                return Ok(());
+            }
+        }
+        if self
+            .job
+            .as_ref()
+            .is_some_and(|j| j.purpose != Purpose::Move)
+        {
+            self.cancel_job();
+        }
+        self.record = rec;
+        self.evals.resize(self.record.moves.len() + 1, None);
+        Ok(())
+    }
+
+    fn take_back(&mut self) -> Result<(), String> {
+        let played = self.record.moves.len();
+        if played == 0 {
+            return Err("no move to take back".into());
+        }
+        let n = match &self.player {
+            // the engine's move is not in yet: only the player's own move goes
+            Some(_) if self.engine_to_move() => 1,
+            // back to the player's turn: the engine's reply and the player's move
+            Some(_) if played >= 2 => 2,
+            _ => 1,
+        };
+        self.cancel_job();
+        if let Some(p) = &mut self.player {
+            // the clocks pause; the time already used stays used
+            p.clocks.stop();
+        }
+        self.record.take_back(n);
+        self.evals.truncate(self.record.moves.len() + 1);
+        Ok(())
+    }
+
+    /// Ends the game from outside the rules (time, resignation, an engine's illegal move).
+    fn end(&mut self, ending: Ending) {
+        self.cancel_job();
+        if let Some(p) = &mut self.player {
+            p.clocks.stop();
+        }
+        self.record.ending = Some(ending);
+    }
+
+    pub fn state(&self) -> State {
+        let view = self.record.view();
+        let engine_moves = self.engine_to_move();
+        let clocks = self
+            .player
+            .as_ref()
+            .filter(|p| p.clocks.tc.has_clock())
+            .map(|p| &p.clocks);
+        State {
+            game: self.record.kind.name().to_string(),
+            start_sfen: self.record.start_sfen.clone(),
+            moves: self.record.moves.clone(),
+            sfen: view.sfen,
+            legal: if engine_moves { Vec::new() } else { view.legal },
+            check: view.check,
+            result: self.record.ending.map(|e| e.outcome.as_str().to_string()),
+            reason: self.record.ending.map(|e| e.reason.as_str().to_string()),
+            engine_side: self
+                .player
+                .as_ref()
+                .map(|p| ["black", "white"][p.side].to_string()),
+            thinking: matches!(&self.job, Some(j) if j.purpose == Purpose::Move),
+            clocks: clocks.map(Clocks::now_ms).or_else(|| self.watched_clocks()),
+            byoyomi: clocks.map_or(0, Clocks::byoyomi),
+            running: clocks
+                .and_then(Clocks::running_side)
+                .map(|s| ["black", "white"][s].to_string()),
+            evals: self.evals.clone(),
+            analysing: self.analysis.is_some()
+                || matches!(&self.job, Some(j) if j.purpose == Purpose::Analyse),
+            watched: self.watched.as_ref().map(|(i, g)| [*i, g.moves.len()]),
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.cancel_job();
+    }
+}

@@ -1,0 +1,174 @@
+//! A match's record files as its games finish: `games.txt` in game order, a CSA file per 9×9 game, and the
+//! live records removed once their game's line is written.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{csa_text, LiveGame, RecordLine, LIVE_DIR};
+use crate::matches::{Report, GAMES_FILE};
+use crate::Variant;
+
+/// The record files of a match being played: `games.txt` in game order, although games finish in any order, and
+/// for 9×9 shogi a CSA file per game. A file that cannot be written gets a warning, and the match goes on.
+pub(crate) struct RecordFiles {
+    dir: Option<PathBuf>,
+    games: Option<File>,
+    /// Lines of games that finished before an earlier game.
+    waiting: BTreeMap<usize, String>,
+    /// The game whose line `games.txt` needs next.
+    next: usize,
+}
+
+impl RecordFiles {
+    /// Creates `dir` and its `games.txt`; with no directory nothing is written.
+    pub fn create(dir: Option<&Path>) -> Result<Self, String> {
+        let mut games = None;
+        if let Some(dir) = dir {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            let p = dir.join(GAMES_FILE);
+            games =
+                Some(File::create(&p).map_err(|e| format!("cannot create {}: {e}", p.display()))?);
+            // live files of an earlier match in the same folder would show games that are not running
+            let live = dir.join(LIVE_DIR);
+            let _ = std::fs::remove_dir_all(&live);
+            std::fs::create_dir_all(&live)
+                .map_err(|e| format!("cannot create {}: {e}", live.display()))?;
+        }
+        Ok(RecordFiles {
+            dir: dir.map(Path::to_path_buf),
+            games,
+            waiting: BTreeMap::new(),
+            next: 0,
+        })
+    }
+
+    /// Records game `index` (0-based) played by `names` (sente, gote).
+    pub fn add<V: Variant>(
+        &mut self,
+        index: usize,
+        line: &RecordLine,
+        names: [&str; 2],
+        times_ms: &[Option<u64>],
+        report: &dyn Report,
+    ) {
+        if let Some(dir) = &self.dir {
+            if let Some(text) = csa_text::<V>(line, names, times_ms) {
+                let path = dir.join(format!("{:04}.csa", index + 1));
+                if let Err(e) = std::fs::write(&path, text) {
+                    report.line(&format!("warning: cannot write {}: {e}", path.display()));
+                }
+            }
+        }
+        self.waiting.insert(index, line.format());
+        while let Some(l) = self.waiting.remove(&self.next) {
+            if let Some(file) = self.games.as_mut() {
+                if let Err(e) = writeln!(file, "{l}").and_then(|_| file.flush()) {
+                    report.line(&format!("warning: cannot write the record: {e}"));
+                }
+            }
+            self.next += 1;
+            // only now, so that a watcher finds the game in one file or the other at every moment
+            if let Some(dir) = &self.dir {
+                let _ = std::fs::remove_file(LiveGame::path(dir, self.next));
+            }
+        }
+    }
+
+    /// Writes the lines still waiting for an earlier game that was abandoned, and removes the live records.
+    pub fn finish(self) {
+        if let Some(dir) = &self.dir {
+            let _ = std::fs::remove_dir_all(dir.join(LIVE_DIR));
+        }
+        let Some(mut file) = self.games else {
+            return;
+        };
+        for l in self.waiting.into_values() {
+            let _ = writeln!(file, "{l}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::judge::{Outcome, Reason};
+    use crate::Minishogi;
+
+    #[test]
+    fn live_records_are_rewritten_and_removed_once_in_games_txt() {
+        let dir = std::env::temp_dir().join(format!("hayate-live-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut files = RecordFiles::create(Some(&dir)).unwrap();
+        let start = "rbsgk/4p/5/P4/KGSBR b - 1";
+        let mut live = LiveGame {
+            number: 2,
+            names: ["A".into(), "B b".into()],
+            clocks: Some([1000, 900]),
+            scores: vec![],
+            start_sfen: start.into(),
+            moves: vec![],
+            ending: None,
+        };
+        live.write(&dir).unwrap();
+        live.moves = vec!["2e2d".into(), "4a4b".into()];
+        live.clocks = Some([950, 880]);
+        live.scores = vec![None, Some(-35)];
+        live.write(&dir).unwrap();
+        let path = dir.join("live").join("2.txt");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            text,
+            "game 2\nsente A\ngote B b\nclocks 950 880\nscores - -35\n\
+             * playing sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 2e2d 4a4b\n"
+        );
+        assert_eq!(LiveGame::parse(&text).unwrap(), live);
+        // the temporary file was renamed, not left behind
+        let names: Vec<_> = std::fs::read_dir(dir.join("live"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(names, vec!["2.txt"]);
+        // a file cut short, or without its record line, is refused
+        assert!(LiveGame::parse(&text[..text.len() - 3]).is_err());
+        assert!(LiveGame::parse("game 2\nsente A\ngote B\n").is_err());
+        assert!(LiveGame::parse(&text.replace("-35", "x")).is_err());
+        assert!(
+            LiveGame::parse("game x\nsente A\ngote B\n* playing sfen a b - 1 moves\n").is_err()
+        );
+
+        // game 2 is over, but its line waits in its live file for game 1
+        live.ending = Some((Outcome::WhiteWins, Reason::Resign));
+        live.clocks = None;
+        live.scores = vec![None, None];
+        live.write(&dir).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "game 2\nsente A\ngote B b\n0-1 resign sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 2e2d 4a4b\n"
+        );
+        let line2 = RecordLine {
+            outcome: Outcome::WhiteWins,
+            reason: Reason::Resign,
+            start_sfen: start.into(),
+            moves: live.moves.clone(),
+        };
+        let report = |_: &str| {};
+        files.add::<Minishogi>(1, &line2, ["B b", "A"], &[None, None], &report);
+        assert!(path.exists());
+        let line1 = RecordLine {
+            moves: vec![],
+            ..line2.clone()
+        };
+        files.add::<Minishogi>(0, &line1, ["A", "B b"], &[], &report);
+        assert!(!path.exists());
+        assert_eq!(
+            std::fs::read_to_string(dir.join(GAMES_FILE)).unwrap(),
+            format!("{}\n{}\n", line1.format(), line2.format())
+        );
+        files.finish();
+        assert!(!dir.join("live").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
