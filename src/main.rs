@@ -1,18 +1,20 @@
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 mod cli;
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
-    let args = cli::Cli::parse();
+    // one reading of the command line: `match` and `gui` group `--engine`'s words from the same matches
+    let matches = cli::Cli::command().get_matches();
+    let args = cli::Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match args.command {
         Some(cli::Command::Perft(p)) => cli::run_perft(&p),
         Some(cli::Command::Bench(b)) => cli::run_bench(&b),
-        Some(cli::Command::Match(m)) => cli::run_match(&m),
+        Some(cli::Command::Match(m)) => cli::run_match(&m, &matches),
         Some(cli::Command::Mate(m)) => cli::mate::run_mate(&m),
-        Some(cli::Command::Gui(g)) => cli::run_gui(&g),
+        Some(cli::Command::Gui(g)) => cli::run_gui(&g, &matches),
         Some(cli::Command::Selfplay(s)) => cli::learn::run_selfplay(&s),
         Some(cli::Command::Train(t)) => cli::learn::run_train(&t),
         Some(cli::Command::Data(d)) => cli::learn::run_data(&d),

@@ -11,11 +11,18 @@ pub use bench::{run_bench, BenchArgs};
 pub use perft::{run_perft, PerftArgs};
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::str::FromStr;
+use std::time::Duration;
 
 use clap::builder::PossibleValue;
-use clap::{ArgAction, Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{ArgAction, ArgMatches, Args, Parser, Subcommand, ValueEnum};
 
+use hayate::matches::adjudication::{DrawRule, DrawWord, ResignRule, ResignWord, RuleError};
+use hayate::matches::engine::EngineSpec;
+use hayate::matches::stats::{SprtConfig, SprtError, SprtWord};
+use hayate::matches::time_control::TimeControl;
 use hayate::GameKind;
 
 #[derive(Parser, Debug)]
@@ -94,8 +101,8 @@ pub struct MatchArgs {
     pub concurrency: u64,
     /// Time control, all in milliseconds: byoyomi=<ms>, <base>+<inc> (Fischer), <base> (sudden death),
     /// <base>/byoyomi=<ms>, movetime=<ms>, nodes=<n> or depth=<n>.
-    #[arg(long, value_name = "SPEC")]
-    pub tc: Option<String>,
+    #[arg(long, value_name = "SPEC", value_parser = TimeControl::parse)]
+    pub tc: Option<TimeControl>,
     /// Milliseconds an engine may exceed its time before it loses on time.
     #[arg(long, default_value_t = 200)]
     pub tolerance: u64,
@@ -107,8 +114,8 @@ pub struct MatchArgs {
     #[arg(long)]
     pub max_plies: Option<usize>,
     /// Openings, one a line: [position] (startpos | [sfen] <sfen>) [moves ...]; one per game pair, in order.
-    #[arg(long)]
-    pub openings: Option<String>,
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
     /// Random legal plies from the start position (after each file opening with --openings).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1000))]
     pub random_plies: u64,
@@ -119,16 +126,16 @@ pub struct MatchArgs {
     /// and, for standard shogi, one CSA file per game (0001.csa, ...); while the match runs, live/<n>.txt for each
     /// game in progress, rewritten after every move (`* playing sfen ... moves ...`, the engines, the clocks, the scores).
     #[arg(long, value_name = "DIR")]
-    pub out: Option<String>,
+    pub out: Option<PathBuf>,
     /// Sequential test: elo0=<e> elo1=<e> [alpha=0.05] [beta=0.05] [model=trinomial|pentanomial].
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    pub sprt: Option<Vec<String>>,
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", value_parser = SprtWord::from_str)]
+    pub sprt: Option<Vec<SprtWord>>,
     /// Adjudicate a loss: score=<cp> count=<n> (both engines agree by at least cp for their last n moves).
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    pub resign: Option<Vec<String>>,
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", value_parser = ResignWord::from_str)]
+    pub resign: Option<Vec<ResignWord>>,
     /// Adjudicate a draw: ply=<p> count=<n> score=<cp> (from ply p, both within +/- cp for their last n moves).
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    pub draw: Option<Vec<String>>,
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", value_parser = DrawWord::from_str)]
+    pub draw: Option<Vec<DrawWord>>,
     /// Milliseconds allowed for starting an engine and for each isready.
     #[arg(long, default_value_t = 10_000)]
     pub ready_timeout: u64,
@@ -137,8 +144,8 @@ pub struct MatchArgs {
     pub stop_grace: u64,
     /// Do not play: replay every game of this record file (or DIR/games.txt) with the rules core and check its
     /// result.
-    #[arg(long, conflicts_with_all = ["engines", "out", "sprt", "openings", "random_plies", "resign", "draw"])]
-    pub verify: Option<String>,
+    #[arg(long, value_name = "FILE|DIR", conflicts_with_all = ["engines", "out", "sprt", "openings", "random_plies", "resign", "draw"])]
+    pub verify: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -156,14 +163,14 @@ pub struct GuiArgs {
     pub watch: Option<std::path::PathBuf>,
 }
 
-pub fn run_gui(args: &GuiArgs) -> ExitCode {
-    use hayate::matches::engine::EngineSpec;
+/// `hayate gui`; `matches` is the command line as clap read it, for the grouping of `--engine`'s words.
+pub fn run_gui(args: &GuiArgs, matches: &ArgMatches) -> ExitCode {
     let fail = |msg: String| {
         eprintln!("hayate gui: {msg}");
         ExitCode::from(2)
     };
     let mut engines = Vec::new();
-    for words in engine_groups("gui") {
+    for words in engine_groups(matches, "gui") {
         match EngineSpec::parse(&words) {
             Ok(s) => engines.push(s),
             Err(e) => return fail(e),
@@ -192,10 +199,9 @@ pub fn run_gui(args: &GuiArgs) -> ExitCode {
     }
 }
 
-/// The words of each `--engine` occurrence of a subcommand: the derived `engines` field holds them all in one
-/// list, so the command line is read again for the grouping.
-fn engine_groups(subcommand: &str) -> Vec<Vec<String>> {
-    let matches = Cli::command().get_matches();
+/// The words of each `--engine` occurrence of a subcommand, from the command line as clap read it once: the
+/// derived `engines` field holds them all in one list (clap derives a list per occurrence only unstably).
+fn engine_groups(matches: &ArgMatches, subcommand: &str) -> Vec<Vec<String>> {
     matches
         .subcommand_matches(subcommand)
         .and_then(|m| m.get_occurrences::<String>("engines"))
@@ -248,128 +254,43 @@ impl hayate::matches::Report for Console {
     }
 }
 
-pub fn run_match(args: &MatchArgs) -> ExitCode {
-    use hayate::matches::adjudication::{DrawRule, ResignRule};
-    use hayate::matches::engine::EngineSpec;
-    use hayate::matches::play::GameLimits;
-    use hayate::matches::stats::SprtConfig;
-    use hayate::matches::time_control::TimeControl;
-    use hayate::matches::{interrupt, run_match as play, verify_records, MatchConfig};
-    use std::io::IsTerminal;
-    use std::time::Duration;
+/// Why `hayate match`'s options do not make a match.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchArgError {
+    #[error("cannot read {}: {source}", .path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("a match needs exactly two --engine options, not {0}")]
+    EngineCount(usize),
+    #[error("{0}")]
+    Engine(String),
+    #[error("engine {0} has no time control: give --tc <spec> or tc=<spec> in its --engine")]
+    NoTimeControl(usize),
+    #[error("--sprt: {0}")]
+    Sprt(#[from] SprtError),
+    #[error("--resign: {0}")]
+    Resign(RuleError),
+    #[error("--draw: {0}")]
+    Draw(RuleError),
+}
 
-    let variant = args.variant.0;
+/// `hayate match`; `matches` is the command line as clap read it, for the grouping of `--engine`'s words.
+pub fn run_match(args: &MatchArgs, matches: &ArgMatches) -> ExitCode {
+    use hayate::matches::{interrupt, run_match as play};
+    use std::io::IsTerminal;
+
     let fail = |msg: String| {
         eprintln!("error: {msg}");
         ExitCode::from(2)
     };
     if let Some(path) = &args.verify {
-        let mut file = std::path::PathBuf::from(path);
-        if file.is_dir() {
-            file.push(hayate::matches::GAMES_FILE);
-        }
-        let text = match std::fs::read_to_string(&file) {
-            Ok(t) => t,
-            Err(e) => return fail(format!("cannot read {}: {e}", file.display())),
-        };
-        return match verify_records(variant, &text, args.max_plies.unwrap_or(0)) {
-            Ok(n) => {
-                println!(
-                    "{}: {n} games replayed legally, results agree with the rules",
-                    file.display()
-                );
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                println!("{}: {e}", file.display());
-                ExitCode::FAILURE
-            }
-        };
+        return verify(args, path);
     }
-    let groups = engine_groups("match");
-    if groups.len() != 2 {
-        return fail(format!(
-            "a match needs exactly two --engine options, not {}",
-            groups.len()
-        ));
-    }
-    let mut specs = Vec::new();
-    for words in &groups {
-        match EngineSpec::parse(words) {
-            Ok(s) => specs.push(s),
-            Err(e) => return fail(e),
-        }
-    }
-    let tc = match args.tc.as_deref().map(TimeControl::parse) {
-        Some(Ok(t)) => Some(t),
-        Some(Err(e)) => return fail(format!("--tc: {e}")),
-        None => None,
-    };
-    let mut tcs = Vec::new();
-    for (i, s) in specs.iter().enumerate() {
-        match s.tc.or(tc) {
-            Some(t) => tcs.push(t),
-            None => {
-                return fail(format!(
-                    "engine {} has no time control: give --tc <spec> or tc=<spec> in its --engine",
-                    i + 1
-                ))
-            }
-        }
-    }
-    let sprt = match &args.sprt {
-        Some(words) => match SprtConfig::parse(words) {
-            Ok(s) => Some(s),
-            Err(e) => return fail(e),
-        },
-        None => None,
-    };
-    let resign = match &args.resign {
-        Some(words) => match ResignRule::parse(words) {
-            Ok(r) => Some(r),
-            Err(e) => return fail(e),
-        },
-        None => None,
-    };
-    let draw = match &args.draw {
-        Some(words) => match DrawRule::parse(words) {
-            Ok(d) => Some(d),
-            Err(e) => return fail(e),
-        },
-        None => None,
-    };
-    let openings = match &args.openings {
-        Some(p) => match std::fs::read_to_string(p) {
-            Ok(t) => t.lines().map(str::to_string).collect(),
-            Err(e) => return fail(format!("cannot read {p}: {e}")),
-        },
-        None => Vec::new(),
-    };
-    let ([e1, e2], [t1, t2]): ([EngineSpec; 2], [TimeControl; 2]) =
-        match (specs.try_into(), tcs.try_into()) {
-            (Ok(e), Ok(t)) => (e, t),
-            _ => return fail("a match needs exactly two engines".into()),
-        };
-    let cfg = MatchConfig {
-        engines: [e1, e2],
-        tcs: [t1, t2],
-        variant,
-        games: args.games as usize,
-        concurrency: args.concurrency as usize,
-        limits: GameLimits {
-            tolerance: Duration::from_millis(args.tolerance),
-            stop_grace: Duration::from_millis(args.stop_grace),
-            hang_timeout: Duration::from_millis(args.hang_timeout),
-            max_plies: args.max_plies.unwrap_or(512),
-            resign,
-            draw,
-        },
-        openings,
-        random_plies: args.random_plies as usize,
-        seed: args.seed.unwrap_or_else(hayate::rules::rng::clock_seed),
-        out_dir: args.out.as_ref().map(Into::into),
-        sprt,
-        ready_timeout: Duration::from_millis(args.ready_timeout),
+    let cfg = match match_config(args, &engine_groups(matches, "match")) {
+        Ok(c) => c,
+        Err(e) => return fail(e.to_string()),
     };
     if !interrupt::install_handlers() {
         log::warn!(
@@ -388,4 +309,103 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
         },
         Err(e) => fail(e),
     }
+}
+
+/// `hayate match --verify`: replays every game of a record file (or `DIR/games.txt`).
+fn verify(args: &MatchArgs, path: &Path) -> ExitCode {
+    let mut file = path.to_path_buf();
+    if file.is_dir() {
+        file.push(hayate::matches::GAMES_FILE);
+    }
+    let text = match std::fs::read_to_string(&file) {
+        Ok(t) => t,
+        Err(source) => {
+            eprintln!("error: {}", MatchArgError::Read { path: file, source });
+            return ExitCode::from(2);
+        }
+    };
+    let max_plies = args.max_plies.unwrap_or(0);
+    match hayate::matches::verify_records(args.variant.0, &text, max_plies) {
+        Ok(n) => {
+            println!(
+                "{}: {n} games replayed legally, results agree with the rules",
+                file.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!("{}: {e}", file.display());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The match that the options describe, `groups` the words of each `--engine`.
+fn match_config(
+    args: &MatchArgs,
+    groups: &[Vec<String>],
+) -> Result<hayate::matches::MatchConfig, MatchArgError> {
+    use hayate::matches::play::GameLimits;
+
+    let [e1, e2] = match groups {
+        [a, b] => [a, b].map(|w| EngineSpec::parse(w).map_err(MatchArgError::Engine)),
+        _ => return Err(MatchArgError::EngineCount(groups.len())),
+    };
+    let engines = [e1?, e2?];
+    let tc = |i: usize| {
+        let spec: &EngineSpec = &engines[i];
+        spec.tc
+            .or(args.tc)
+            .ok_or(MatchArgError::NoTimeControl(i + 1))
+    };
+    let tcs = [tc(0)?, tc(1)?];
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(SprtConfig::from_words)
+        .transpose()?;
+    let resign = args
+        .resign
+        .as_deref()
+        .map(ResignRule::from_words)
+        .transpose()
+        .map_err(MatchArgError::Resign)?;
+    let draw = args
+        .draw
+        .as_deref()
+        .map(DrawRule::from_words)
+        .transpose()
+        .map_err(MatchArgError::Draw)?;
+    let openings = match &args.openings {
+        Some(p) => std::fs::read_to_string(p)
+            .map_err(|source| MatchArgError::Read {
+                path: p.clone(),
+                source,
+            })?
+            .lines()
+            .map(str::to_string)
+            .collect(),
+        None => Vec::new(),
+    };
+    Ok(hayate::matches::MatchConfig {
+        engines,
+        tcs,
+        variant: args.variant.0,
+        games: args.games as usize,
+        concurrency: args.concurrency as usize,
+        limits: GameLimits {
+            tolerance: Duration::from_millis(args.tolerance),
+            stop_grace: Duration::from_millis(args.stop_grace),
+            hang_timeout: Duration::from_millis(args.hang_timeout),
+            max_plies: args.max_plies.unwrap_or(512),
+            resign,
+            draw,
+        },
+        openings,
+        random_plies: args.random_plies as usize,
+        seed: args.seed.unwrap_or_else(hayate::rules::rng::clock_seed),
+        out_dir: args.out.clone(),
+        sprt,
+        ready_timeout: Duration::from_millis(args.ready_timeout),
+    })
 }

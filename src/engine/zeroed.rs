@@ -20,8 +20,9 @@ pub struct ZeroedBuffer<T: ZeroValid> {
     region: Region,
 }
 
-// SAFETY: the buffer owns its memory exclusively; sharing it is as safe as sharing a `[T]`.
+// SAFETY: the buffer owns its memory exclusively; sending it is as safe as sending a `[T]`.
 unsafe impl<T: ZeroValid + Send> Send for ZeroedBuffer<T> {}
+// SAFETY: as above, sharing it is as safe as sharing a `[T]`.
 unsafe impl<T: ZeroValid + Sync> Sync for ZeroedBuffer<T> {}
 
 const HUGE_PAGE: usize = 2 * 1024 * 1024;

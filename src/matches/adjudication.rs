@@ -9,6 +9,10 @@
 //! like a resignation (the loser to move, `%TORYO` in CSA) and `--verify` can check that. If the condition is first
 //! met after the loser's own move, the winner plays one more move and the condition must still hold.
 
+use std::str::FromStr;
+
+use crate::rules::truncate;
+
 /// The score a mate counts as.
 pub const MATE_SCORE: i32 = 100_000;
 
@@ -59,24 +63,61 @@ fn last(scores: &[Option<i32>], n: usize) -> Option<Vec<i32>> {
     scores[scores.len() - n..].iter().copied().collect()
 }
 
-fn parse_words(flag: &str, words: &[String], keys: &[&str]) -> Result<Vec<Option<i64>>, String> {
-    let mut values = vec![None; keys.len()];
-    for w in words {
-        let (k, v) = w
-            .split_once('=')
-            .ok_or_else(|| format!("{flag}: '{w}' is not key=value"))?;
-        let i = keys
-            .iter()
-            .position(|&x| x == k)
-            .ok_or_else(|| format!("{flag}: unknown key '{k}' (keys: {})", keys.join(", ")))?;
-        let x: i64 = v
-            .parse()
-            .ok()
-            .filter(|x| (0..=1_000_000).contains(x))
-            .ok_or_else(|| format!("{flag}: {k}: '{v}' is not a number from 0 to 1000000"))?;
-        values[i] = Some(x);
+/// Why a `--resign` or `--draw` word or rule was refused (the flag's name is the caller's to add).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    #[error("'{0}' is not key=value")]
+    NotKeyValue(String),
+    #[error("unknown key '{key}' (keys: {keys})")]
+    UnknownKey { key: String, keys: &'static str },
+    #[error("{key}: '{value}' is not a number from 0 to 1000000")]
+    NotANumber { key: String, value: String },
+    #[error("count must be at least 1")]
+    ZeroCount,
+    #[error("needs {0}")]
+    Missing(&'static str),
+}
+
+/// A `key=value` word whose key is one of `keys` (listed as `list` in errors) and whose value is a number from 0 to
+/// 1000000: the key's index and the number.
+fn key_number(w: &str, keys: &[&str], list: &'static str) -> Result<(usize, i64), RuleError> {
+    let (k, v) = w
+        .split_once('=')
+        .ok_or_else(|| RuleError::NotKeyValue(truncate(w)))?;
+    let i = keys
+        .iter()
+        .position(|&x| x == k)
+        .ok_or_else(|| RuleError::UnknownKey {
+            key: truncate(k),
+            keys: list,
+        })?;
+    let x: i64 = v
+        .parse()
+        .ok()
+        .filter(|x| (0..=1_000_000).contains(x))
+        .ok_or_else(|| RuleError::NotANumber {
+            key: k.to_string(),
+            value: truncate(v),
+        })?;
+    Ok((i, x))
+}
+
+/// One word of `--resign`, checked as the command line is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResignWord {
+    Score(i32),
+    Count(usize),
+}
+
+impl FromStr for ResignWord {
+    type Err = RuleError;
+    fn from_str(w: &str) -> Result<Self, RuleError> {
+        // the numbers are at most 1000000: the casts are exact
+        Ok(match key_number(w, &["score", "count"], "score, count")? {
+            (0, x) => ResignWord::Score(x as i32),
+            (_, x) => ResignWord::Count(x as usize),
+        })
     }
-    Ok(values)
 }
 
 /// `--resign score=<cp> count=<n>`: a side loses when its last `count` scores are all at most `-cp` and its
@@ -88,16 +129,29 @@ pub struct ResignRule {
 }
 
 impl ResignRule {
-    pub fn parse(words: &[String]) -> Result<Self, String> {
-        let v = parse_words("--resign", words, &["score", "count"])?;
-        match (v[0], v[1]) {
-            (Some(score), Some(count)) if count > 0 => Ok(ResignRule {
-                score: score as i32,
-                count: count as usize,
-            }),
-            (Some(_), Some(_)) => Err("--resign: count must be at least 1".into()),
-            _ => Err("--resign needs score=<cp> and count=<n>".into()),
+    /// The rule of a `--resign` word list; a key given twice counts its last value.
+    pub fn from_words(words: &[ResignWord]) -> Result<Self, RuleError> {
+        let (mut score, mut count) = (None, None);
+        for &w in words {
+            match w {
+                ResignWord::Score(x) => score = Some(x),
+                ResignWord::Count(x) => count = Some(x),
+            }
         }
+        match (score, count) {
+            (Some(_), Some(0)) => Err(RuleError::ZeroCount),
+            (Some(score), Some(count)) => Ok(ResignRule { score, count }),
+            _ => Err(RuleError::Missing("score=<cp> and count=<n>")),
+        }
+    }
+
+    /// The rule of `--resign`'s words as text.
+    pub fn parse(words: &[String]) -> Result<Self, RuleError> {
+        let words = words
+            .iter()
+            .map(|w| w.parse())
+            .collect::<Result<Vec<_>, _>>()?;
+        Self::from_words(&words)
     }
 
     /// Whether the side with scores `loser` loses against the side with scores `winner`.
@@ -113,6 +167,27 @@ impl ResignRule {
     }
 }
 
+/// One word of `--draw`, checked as the command line is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawWord {
+    Ply(usize),
+    Count(usize),
+    Score(i32),
+}
+
+impl FromStr for DrawWord {
+    type Err = RuleError;
+    fn from_str(w: &str) -> Result<Self, RuleError> {
+        Ok(
+            match key_number(w, &["ply", "count", "score"], "ply, count, score")? {
+                (0, x) => DrawWord::Ply(x as usize),
+                (1, x) => DrawWord::Count(x as usize),
+                (_, x) => DrawWord::Score(x as i32),
+            },
+        )
+    }
+}
+
 /// `--draw ply=<p> count=<n> score=<cp>`: from ply `p` on, a draw when the last `count` scores of both sides are
 /// all within `±cp`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,18 +198,30 @@ pub struct DrawRule {
 }
 
 impl DrawRule {
-    /// `ply` defaults to 0.
-    pub fn parse(words: &[String]) -> Result<Self, String> {
-        let v = parse_words("--draw", words, &["ply", "count", "score"])?;
-        match (v[0], v[1], v[2]) {
-            (ply, Some(count), Some(score)) if count > 0 => Ok(DrawRule {
-                ply: ply.unwrap_or(0) as usize,
-                count: count as usize,
-                score: score as i32,
-            }),
-            (_, Some(_), Some(_)) => Err("--draw: count must be at least 1".into()),
-            _ => Err("--draw needs count=<n> and score=<cp> (and ply=<p>)".into()),
+    /// The rule of a `--draw` word list; `ply` defaults to 0.
+    pub fn from_words(words: &[DrawWord]) -> Result<Self, RuleError> {
+        let (mut ply, mut count, mut score) = (0, None, None);
+        for &w in words {
+            match w {
+                DrawWord::Ply(x) => ply = x,
+                DrawWord::Count(x) => count = Some(x),
+                DrawWord::Score(x) => score = Some(x),
+            }
         }
+        match (count, score) {
+            (Some(0), Some(_)) => Err(RuleError::ZeroCount),
+            (Some(count), Some(score)) => Ok(DrawRule { ply, count, score }),
+            _ => Err(RuleError::Missing("count=<n> and score=<cp> (and ply=<p>)")),
+        }
+    }
+
+    /// The rule of `--draw`'s words as text.
+    pub fn parse(words: &[String]) -> Result<Self, RuleError> {
+        let words = words
+            .iter()
+            .map(|w| w.parse())
+            .collect::<Result<Vec<_>, _>>()?;
+        Self::from_words(&words)
     }
 
     /// Whether the game is drawn at `plies` plies with these scores of the two sides.

@@ -70,9 +70,10 @@ pub fn install_handlers() -> bool {
 #[cfg(target_os = "linux")]
 pub fn guard_child(cmd: &mut std::process::Command) {
     use std::os::unix::process::CommandExt;
-    // SAFETY: getpid is async-signal-safe and the closure calls only async-signal-safe functions (setpgid, prctl,
-    // getppid) between fork and exec
+    // SAFETY: getpid has no preconditions
     let host = unsafe { libc::getpid() };
+    // SAFETY: the closure runs between fork and exec and calls only async-signal-safe functions (setpgid, prctl,
+    // getppid, _exit), allocating nothing
     unsafe {
         cmd.pre_exec(move || {
             libc::setpgid(0, 0);

@@ -14,6 +14,10 @@
 //! `LLR >= ln((1-β)/α)` (H1 accepted: the first engine is at least `elo1` stronger) or `LLR <= ln(β/(1-α))`
 //! (H0 accepted).
 
+use std::str::FromStr;
+
+use crate::rules::truncate;
+
 /// The two-sided 95% quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
 
@@ -166,6 +170,67 @@ pub struct SprtConfig {
     pub model: SprtModel,
 }
 
+/// One word of `--sprt`, checked as the command line is read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SprtWord {
+    Elo0(f64),
+    Elo1(f64),
+    Alpha(f64),
+    Beta(f64),
+    Model(SprtModel),
+}
+
+/// Why a `--sprt` word or test was refused (the flag's name is the caller's to add).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SprtError {
+    #[error("'{0}' is not key=value")]
+    NotKeyValue(String),
+    #[error("unknown key '{0}' (keys: elo0, elo1, alpha, beta, model)")]
+    UnknownKey(String),
+    #[error("{key}: '{value}' is not a number")]
+    NotANumber { key: &'static str, value: String },
+    #[error("unknown model '{0}' (trinomial, pentanomial)")]
+    UnknownModel(String),
+    #[error("needs elo0=.. and elo1=..")]
+    MissingElo,
+    #[error("elo0 must be below elo1")]
+    EloOrder,
+    #[error("{0} must lie strictly between 0 and 1")]
+    RateOutside(&'static str),
+    #[error("alpha + beta must be below 1")]
+    RatesTooLarge,
+}
+
+impl FromStr for SprtWord {
+    type Err = SprtError;
+    fn from_str(w: &str) -> Result<Self, SprtError> {
+        let (k, v) = w
+            .split_once('=')
+            .ok_or_else(|| SprtError::NotKeyValue(truncate(w)))?;
+        let num = |key: &'static str| {
+            v.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| SprtError::NotANumber {
+                    key,
+                    value: truncate(v),
+                })
+        };
+        Ok(match k {
+            "elo0" => SprtWord::Elo0(num("elo0")?),
+            "elo1" => SprtWord::Elo1(num("elo1")?),
+            "alpha" => SprtWord::Alpha(num("alpha")?),
+            "beta" => SprtWord::Beta(num("beta")?),
+            "model" => SprtWord::Model(match v {
+                "trinomial" => SprtModel::Trinomial,
+                "pentanomial" => SprtModel::Pentanomial,
+                _ => return Err(SprtError::UnknownModel(truncate(v))),
+            }),
+            _ => return Err(SprtError::UnknownKey(truncate(k))),
+        })
+    }
+}
+
 /// Where the SPRT stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtDecision {
@@ -175,8 +240,9 @@ pub enum SprtDecision {
 }
 
 impl SprtConfig {
-    /// Parses `elo0=.. elo1=.. alpha=.. beta=.. [model=trinomial|pentanomial]` (alpha and beta default to 0.05).
-    pub fn parse(tokens: &[String]) -> Result<Self, String> {
+    /// The test of a `--sprt` word list (`elo0=.. elo1=.. [alpha=0.05] [beta=0.05] [model=trinomial]`); a key
+    /// given twice counts its last value.
+    pub fn from_words(words: &[SprtWord]) -> Result<Self, SprtError> {
         let mut cfg = SprtConfig {
             elo0: f64::NAN,
             elo1: f64::NAN,
@@ -184,46 +250,39 @@ impl SprtConfig {
             beta: 0.05,
             model: SprtModel::Trinomial,
         };
-        for t in tokens {
-            let (k, v) = t
-                .split_once('=')
-                .ok_or_else(|| format!("--sprt: '{t}' is not key=value"))?;
-            let num = || {
-                v.parse::<f64>()
-                    .ok()
-                    .filter(|x| x.is_finite())
-                    .ok_or_else(|| format!("--sprt: {k}: '{v}' is not a number"))
-            };
-            match k {
-                "elo0" => cfg.elo0 = num()?,
-                "elo1" => cfg.elo1 = num()?,
-                "alpha" => cfg.alpha = num()?,
-                "beta" => cfg.beta = num()?,
-                "model" => {
-                    cfg.model = match v {
-                        "trinomial" => SprtModel::Trinomial,
-                        "pentanomial" => SprtModel::Pentanomial,
-                        _ => return Err(format!("--sprt: unknown model '{v}'")),
-                    }
-                }
-                _ => return Err(format!("--sprt: unknown key '{k}'")),
+        for &w in words {
+            match w {
+                SprtWord::Elo0(x) => cfg.elo0 = x,
+                SprtWord::Elo1(x) => cfg.elo1 = x,
+                SprtWord::Alpha(x) => cfg.alpha = x,
+                SprtWord::Beta(x) => cfg.beta = x,
+                SprtWord::Model(m) => cfg.model = m,
             }
         }
         if cfg.elo0.is_nan() || cfg.elo1.is_nan() {
-            return Err("--sprt needs elo0=.. and elo1=..".into());
+            return Err(SprtError::MissingElo);
         }
         if cfg.elo0 >= cfg.elo1 {
-            return Err("--sprt: elo0 must be below elo1".into());
+            return Err(SprtError::EloOrder);
         }
         for (name, x) in [("alpha", cfg.alpha), ("beta", cfg.beta)] {
             if !(x > 0.0 && x < 1.0) {
-                return Err(format!("--sprt: {name} must lie strictly between 0 and 1"));
+                return Err(SprtError::RateOutside(name));
             }
         }
         if cfg.alpha + cfg.beta >= 1.0 {
-            return Err("--sprt: alpha + beta must be below 1".into());
+            return Err(SprtError::RatesTooLarge);
         }
         Ok(cfg)
+    }
+
+    /// The test of `--sprt`'s words as text.
+    pub fn parse(words: &[String]) -> Result<Self, SprtError> {
+        let words = words
+            .iter()
+            .map(|w| w.parse())
+            .collect::<Result<Vec<_>, _>>()?;
+        Self::from_words(&words)
     }
 
     /// The lower (accept H0) and upper (accept H1) LLR bounds.
