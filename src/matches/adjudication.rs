@@ -78,6 +78,12 @@ pub enum RuleError {
     Missing(&'static str),
 }
 
+/// Words as clap would have read them into `W` (`ResignWord`, `DrawWord`, `stats::SprtWord`), for callers
+/// that hold them as text.
+pub(crate) fn typed_words<W: FromStr>(words: &[String]) -> Result<Vec<W>, W::Err> {
+    words.iter().map(|w| w.parse()).collect()
+}
+
 /// A `key=value` word whose key is one of `keys` (listed as `list` in errors) and whose value is a number from 0 to
 /// 1000000: the key's index and the number.
 fn key_number(w: &str, keys: &[&str], list: &'static str) -> Result<(usize, i64), RuleError> {
@@ -147,11 +153,7 @@ impl ResignRule {
 
     /// The rule of `--resign`'s words as text.
     pub fn parse(words: &[String]) -> Result<Self, RuleError> {
-        let words = words
-            .iter()
-            .map(|w| w.parse())
-            .collect::<Result<Vec<_>, _>>()?;
-        Self::from_words(&words)
+        Self::from_words(&typed_words(words)?)
     }
 
     /// Whether the side with scores `loser` loses against the side with scores `winner`.
@@ -217,11 +219,7 @@ impl DrawRule {
 
     /// The rule of `--draw`'s words as text.
     pub fn parse(words: &[String]) -> Result<Self, RuleError> {
-        let words = words
-            .iter()
-            .map(|w| w.parse())
-            .collect::<Result<Vec<_>, _>>()?;
-        Self::from_words(&words)
+        Self::from_words(&typed_words(words)?)
     }
 
     /// Whether the game is drawn at `plies` plies with these scores of the two sides.

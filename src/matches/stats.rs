@@ -278,11 +278,7 @@ impl SprtConfig {
 
     /// The test of `--sprt`'s words as text.
     pub fn parse(words: &[String]) -> Result<Self, SprtError> {
-        let words = words
-            .iter()
-            .map(|w| w.parse())
-            .collect::<Result<Vec<_>, _>>()?;
-        Self::from_words(&words)
+        Self::from_words(&super::adjudication::typed_words(words)?)
     }
 
     /// The lower (accept H0) and upper (accept H1) LLR bounds.

@@ -460,7 +460,14 @@ impl<V: GameEval> Worker<'_, V> {
                 .correction
                 .update(&self.pos, best - n.static_eval, n.depth);
         }
-        self.store(key, n, best, best_move, original_alpha, beta);
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.store_entry(key, n.ply, best_move, best, n.raw_eval, n.depth, bound);
     }
 
     /// Step 4: the score the game's rules give this node, if they end the game here.
@@ -482,26 +489,6 @@ impl<V: GameEval> Worker<'_, V> {
         } else {
             -self.sh.draw_value
         }
-    }
-
-    /// Step 17: the node's result in the table.
-    fn store(
-        &self,
-        key: u64,
-        n: &Node,
-        best: i32,
-        best_move: Move,
-        original_alpha: i32,
-        beta: i32,
-    ) {
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.store_entry(key, n.ply, best_move, best, n.raw_eval, n.depth, bound);
     }
 
     /// A result in the table, its score made relative to the node (`score_to_tt`).
