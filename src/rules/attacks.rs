@@ -148,7 +148,6 @@ impl Tables {
         zone_depth: usize,
         moves: &[Movement; KIND_COUNT],
     ) -> Tables {
-        let (fi, ri) = (files as i32, ranks as i32);
         let mut t = Tables {
             step: [[[0; TABLE_SQUARES]; KIND_COUNT]; 2],
             slides: [[0; KIND_COUNT]; 2],
@@ -175,16 +174,30 @@ impl Tables {
             slide_reach: [[[0; TABLE_SQUARES]; MAX_SLIDE_CLASSES]; 2],
         };
         let squares = files * ranks;
+        t.build_geometry(files, ranks, zone_depth);
+        t.build_moves(files, ranks, moves);
+        t.build_king_step_reach(squares);
+        t.build_step_checkers(squares);
+        t.build_classes(squares);
+        t.build_generation_groups();
+        t
+    }
+
+    /// The board, its files and promotion zones, the squares near each square, the rays and the direction from
+    /// each square to each other.
+    const fn build_geometry(&mut self, files: usize, ranks: usize, zone_depth: usize) {
+        let (fi, ri) = (files as i32, ranks as i32);
+        let squares = files * ranks;
         let mut sq = 0;
         while sq < squares {
-            t.board |= 1u128 << sq;
+            self.board |= 1u128 << sq;
             let (f, r) = ((sq / ranks) as i32, (sq % ranks) as i32);
-            t.file[f as usize] |= 1u128 << sq;
+            self.file[f as usize] |= 1u128 << sq;
             if (r as usize) < zone_depth {
-                t.zone[Color::Black as usize] |= 1u128 << sq;
+                self.zone[Color::Black as usize] |= 1u128 << sq;
             }
             if r >= ri - zone_depth as i32 {
-                t.zone[Color::White as usize] |= 1u128 << sq;
+                self.zone[Color::White as usize] |= 1u128 << sq;
             }
             let mut df = -2;
             while df <= 2 {
@@ -192,9 +205,9 @@ impl Tables {
                 while dr <= 2 {
                     let s = square_of(f + df, r + dr, fi, ri);
                     if s >= 0 {
-                        t.near2[sq] |= 1u128 << s;
+                        self.near2[sq] |= 1u128 << s;
                         if df >= -1 && df <= 1 && dr >= -1 && dr <= 1 {
-                            t.near1[sq] |= 1u128 << s;
+                            self.near1[sq] |= 1u128 << s;
                         }
                     }
                     dr += 1;
@@ -211,14 +224,21 @@ impl Tables {
                     if s < 0 {
                         break;
                     }
-                    t.ray[d][sq] |= 1u128 << s;
-                    t.direction[sq][s as usize] = d as u8 + 1;
+                    self.ray[d][sq] |= 1u128 << s;
+                    self.direction[sq][s as usize] = d as u8 + 1;
                     n += 1;
                 }
                 d += 1;
             }
             sq += 1;
         }
+    }
+
+    /// Each colour's and kind's steps and slide directions, where it is dead, whether it promotes, and the step
+    /// sources of each square.
+    const fn build_moves(&mut self, files: usize, ranks: usize, moves: &[Movement; KIND_COUNT]) {
+        let (fi, ri) = (files as i32, ranks as i32);
+        let squares = files * ranks;
         let mut c = 0;
         while c < 2 {
             let sign: i32 = if c == 0 { 1 } else { -1 };
@@ -227,7 +247,7 @@ impl Tables {
                 let m = &moves[k];
                 if let Some(pk) = crate::rules::piece::Kind::from_index(k).promoted() {
                     let pm = &moves[pk as usize];
-                    t.promotes[k] = !pm.steps.is_empty() || !pm.slides.is_empty();
+                    self.promotes[k] = !pm.steps.is_empty() || !pm.slides.is_empty();
                 }
                 // slide directions
                 let mut i = 0;
@@ -236,7 +256,7 @@ impl Tables {
                     let mut d = 0;
                     while d < 8 {
                         if DIRECTIONS[d].0 as i32 == df && DIRECTIONS[d].1 as i32 == dr {
-                            t.slides[c][k] |= 1 << d;
+                            self.slides[c][k] |= 1 << d;
                         }
                         d += 1;
                     }
@@ -250,27 +270,27 @@ impl Tables {
                         let (df, dr) = (m.steps[i].0 as i32 * sign, m.steps[i].1 as i32 * sign);
                         let s = square_of(f + df, r + dr, fi, ri);
                         if s >= 0 {
-                            t.step[c][k][sq] |= 1u128 << s;
+                            self.step[c][k][sq] |= 1u128 << s;
                         }
                         i += 1;
                     }
-                    let mut reach = t.step[c][k][sq];
+                    let mut reach = self.step[c][k][sq];
                     let mut d = 0;
                     while d < 8 {
-                        if t.slides[c][k] & (1 << d) != 0 {
-                            reach |= t.ray[d][sq];
+                        if self.slides[c][k] & (1 << d) != 0 {
+                            reach |= self.ray[d][sq];
                         }
                         d += 1;
                     }
                     if reach == 0 {
-                        t.dead[c][k] |= 1u128 << sq;
+                        self.dead[c][k] |= 1u128 << sq;
                     }
                     // a piece on sq steps onto each square of step[c][k][sq]: record sq as a source for them
-                    let mut targets = t.step[c][k][sq];
+                    let mut targets = self.step[c][k][sq];
                     while targets != 0 {
                         let s = targets.trailing_zeros() as usize;
                         targets &= targets - 1;
-                        t.step_reach[s] |= 1u128 << sq;
+                        self.step_reach[s] |= 1u128 << sq;
                     }
                     sq += 1;
                 }
@@ -278,20 +298,20 @@ impl Tables {
             }
             c += 1;
         }
+    }
+
+    /// The squares from which a step piece can attack some flight of a king on each square.
+    const fn build_king_step_reach(&mut self, squares: usize) {
         let mut sq = 0;
         while sq < squares {
-            let mut flights = t.step[0][Kind::King.index()][sq];
+            let mut flights = self.step[0][Kind::King.index()][sq];
             while flights != 0 {
                 let s = flights.trailing_zeros() as usize;
                 flights &= flights - 1;
-                t.king_step_reach[sq] |= t.step_reach[s];
+                self.king_step_reach[sq] |= self.step_reach[s];
             }
             sq += 1;
         }
-        t.build_step_checkers(squares);
-        t.build_classes(squares);
-        t.build_generation_groups();
-        t
     }
 
     const fn build_step_checkers(&mut self, squares: usize) {

@@ -99,29 +99,8 @@ impl<V: GameEval> Worker<'_, V> {
         let mut best_move = Move::NONE;
         for i in 0..moves.len() {
             let m = pick(&mut moves, &mut scores, i);
-            if !in_check {
-                // Delta pruning: even winning this piece (or promoting) cannot lift the score to alpha.
-                let target = self.pos.piece_at(m.to());
-                let gain = if target.is_some() {
-                    capture_value::<V>(target.kind()) + promotion_gain::<V>(&self.pos, m)
-                } else {
-                    promotion_gain::<V>(&self.pos, m)
-                };
-                if stand_pat + gain + V::SEARCH.delta_margin <= alpha {
-                    continue;
-                }
-                // losing captures cannot raise the score
-                if !see_ge(&self.pos, m, 0) {
-                    continue;
-                }
-                // skip the non-promotion when promoting is possible (the promotion is searched)
-                if !m.is_promotion()
-                    && moves
-                        .iter()
-                        .any(|&o| o.is_promotion() && o.from() == m.from() && o.to() == m.to())
-                {
-                    continue;
-                }
+            if !in_check && self.qsearch_skips(m, &moves, stand_pat, alpha) {
+                continue;
             }
             self.make(m);
             let s = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
@@ -150,5 +129,30 @@ impl<V: GameEval> Worker<'_, V> {
         let eval = if in_check { 0 } else { stand_pat };
         self.store_entry(key, ply, best_move, best, eval, qdepth_tt, bound);
         best
+    }
+
+    /// Whether the quiescence search, out of check, skips the capture or promotion `m` of `moves`: delta pruning,
+    /// a losing exchange, or the non-promotion of a move that may promote.
+    #[inline]
+    fn qsearch_skips(&self, m: Move, moves: &MoveList, stand_pat: i32, alpha: i32) -> bool {
+        // Delta pruning: even winning this piece (or promoting) cannot lift the score to alpha.
+        let target = self.pos.piece_at(m.to());
+        let gain = if target.is_some() {
+            capture_value::<V>(target.kind()) + promotion_gain::<V>(&self.pos, m)
+        } else {
+            promotion_gain::<V>(&self.pos, m)
+        };
+        if stand_pat + gain + V::SEARCH.delta_margin <= alpha {
+            return true;
+        }
+        // losing captures cannot raise the score
+        if !see_ge(&self.pos, m, 0) {
+            return true;
+        }
+        // skip the non-promotion when promoting is possible (the promotion is searched)
+        !m.is_promotion()
+            && moves
+                .iter()
+                .any(|&o| o.is_promotion() && o.from() == m.from() && o.to() == m.to())
     }
 }
