@@ -2,6 +2,7 @@
 //! `train` fits a network to them (see `engine::nnue` for the network it produces).
 
 pub mod dataset;
+pub mod float_net;
 pub mod packed;
 pub mod record;
 pub mod selfplay;

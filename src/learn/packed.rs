@@ -189,10 +189,10 @@ impl Packing {
             }
             w.put(u32::from(p.color() == Color::White), 1);
         }
-        for k in 0..self.kinds.len() {
+        for (k, &board) in on_board.iter().enumerate().take(self.kinds.len()) {
             let (b, wh) = (u32::from(r.hands[0][k]), u32::from(r.hands[1][k]));
             let rest = u32::from(self.totals[k])
-                .checked_sub(on_board[k])
+                .checked_sub(board)
                 .ok_or(PackError::NotTheFullSet)?;
             if b + wh != rest {
                 return Err(PackError::NotTheFullSet);
@@ -243,8 +243,8 @@ impl Packing {
             *sq = Piece::new(color, kind);
         }
         let mut hands = [Vec::new(), Vec::new()];
-        for k in 0..self.kinds.len() {
-            let rest = u32::from(self.totals[k]).checked_sub(on_board[k])?;
+        for (&total, &board) in self.totals.iter().zip(&on_board) {
+            let rest = u32::from(total).checked_sub(board)?;
             let b = r.get(bits_for(rest))?;
             if b > rest {
                 return None;

@@ -120,15 +120,15 @@ impl Record {
             packing.pack(self, &mut out[at..])?;
             out.extend_from_slice(&self.score.to_le_bytes());
             out.extend_from_slice(&self.ply.to_le_bytes());
-            let tail = self.game % GAME_INDEX_LIMIT | u32::from(self.result.min(2)) << 30;
+            let tail = (self.game % GAME_INDEX_LIMIT) | (u32::from(self.result.min(2)) << 30);
             out.extend_from_slice(&tail.to_le_bytes());
             return Ok(());
         }
-        self.write_plain::<V>(out);
+        self.write_plain(out);
         Ok(())
     }
 
-    fn write_plain<V: Variant>(&self, out: &mut Vec<u8>) {
+    fn write_plain(&self, out: &mut Vec<u8>) {
         out.extend(self.board.iter().map(|p| p.code() as u8));
         for h in &self.hands {
             out.extend_from_slice(h);
@@ -318,7 +318,7 @@ fn position_key<V: Variant>(packing: &Packing, r: &Record) -> u64 {
         Ok(()) => crate::engine::nnue::file::fnv1a(&buf[..packing.bytes]),
         Err(_) => {
             buf.clear();
-            r.write_plain::<V>(&mut buf);
+            r.write_plain(&mut buf);
             // the plain record without its score, result, game and ply
             crate::engine::nnue::file::fnv1a(&buf[..buf.len() - 9])
         }

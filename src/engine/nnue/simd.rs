@@ -75,7 +75,7 @@ pub fn screlu_bytes(acc: &[i16], out: &mut [u8], scalar: bool) {
     }
     for (o, &a) in out.iter_mut().zip(acc) {
         let v = a.clamp(0, QA as i16) as u32;
-        *o = (v * v >> 9) as u8;
+        *o = ((v * v) >> 9) as u8;
     }
 }
 
