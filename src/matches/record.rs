@@ -1,5 +1,5 @@
 //! Game records: one line per game, `<result> <reason> sfen <start> moves <m1> <m2> ...`, replayable with the
-//! library; and CSA files for standard shogi.
+//! library; CSA files for standard shogi, and KIF files for standard shogi and minishogi.
 //!
 //! `<result>` is `1-0` (sente won), `0-1` (gote won) or `1/2-1/2`; `<reason>` is one of the words of
 //! [`Reason::as_str`]; `<start>` is the four-field SFEN the game started from (an opening's moves, if any, are at
@@ -30,6 +30,8 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::rules::notation::header::encode_shift_jis;
+use crate::rules::notation::kif::{self, KifGame};
 use crate::rules::piece::{Color, Kind};
 use crate::rules::square::Square;
 use crate::{GameKind, Position, Variant};
@@ -481,8 +483,45 @@ pub fn csa_text<V: Variant>(
     Some(out)
 }
 
+/// The game as KIF (9×9 shogi and minishogi; None for Yari shogi, which has no KIF, or an unreadable record),
+/// each move's time as in `times_ms`.
+pub fn kif_text<V: Variant>(
+    rec: &RecordLine,
+    names: [&str; 2],
+    times_ms: &[Option<u64>],
+) -> Option<String> {
+    let mut game = KifGame::new(V::KIND, &rec.start_sfen, rec.moves.clone());
+    game.names = names.map(str::to_string);
+    game.headers = vec![("棋戦".to_string(), "hayate match".to_string())];
+    game.times_ms = (0..rec.moves.len())
+        .map(|i| times_ms.get(i).copied().flatten())
+        .collect();
+    let black_first = rec.start_sfen.split_whitespace().nth(1) == Some("b");
+    let to_move = if black_first == rec.moves.len().is_multiple_of(2) {
+        Color::Black
+    } else {
+        Color::White
+    };
+    game.ending = Some(rec.reason.kif_ending(rec.outcome, to_move));
+    kif::write(&game).ok()
+}
+
+/// The KIF file of a game: `.kif` in Shift_JIS, as the tools expect, or `.kifu` in UTF-8 where a name has a
+/// character Shift_JIS lacks.
+fn kif_file<V: Variant>(
+    rec: &RecordLine,
+    names: [&str; 2],
+    times_ms: &[Option<u64>],
+) -> Option<(&'static str, Vec<u8>)> {
+    let text = kif_text::<V>(rec, names, times_ms)?;
+    Some(match encode_shift_jis(&text) {
+        Some(bytes) => ("kif", bytes),
+        None => ("kifu", text.into_bytes()),
+    })
+}
+
 /// The record files of a match being played: `games.txt` in game order, although games finish in any order, and
-/// for 9×9 shogi a CSA file per game. A file that cannot be written gets a warning, and the match goes on.
+/// for 9×9 shogi a CSA file per game, and for 9×9 shogi and minishogi a KIF file (`0001.kif`). A file that cannot be written gets a warning, and the match goes on.
 pub(super) struct RecordFiles {
     dir: Option<PathBuf>,
     games: Option<File>,
@@ -526,9 +565,10 @@ impl RecordFiles {
         report: &dyn Report,
     ) {
         if let Some(dir) = &self.dir {
-            if let Some(text) = csa_text::<V>(line, names, times_ms) {
-                let path = dir.join(format!("{:04}.csa", index + 1));
-                if let Err(e) = std::fs::write(&path, text) {
+            let csa = csa_text::<V>(line, names, times_ms).map(|t| ("csa", t.into_bytes()));
+            for (ext, bytes) in csa.into_iter().chain(kif_file::<V>(line, names, times_ms)) {
+                let path = dir.join(format!("{:04}.{ext}", index + 1));
+                if let Err(e) = std::fs::write(&path, bytes) {
                     report.line(&format!("warning: cannot write {}: {e}", path.display()));
                 }
             }
