@@ -596,6 +596,7 @@ impl Session {
                 Line {
                     multipv: info.multipv,
                     score: info.score,
+                    pv_ja: self.record.japanese_line(&info.pv),
                     pv: info.pv,
                 },
             );
@@ -662,7 +663,12 @@ impl Session {
                     None => "nomate".to_string(),
                 };
                 let moves = if result == "mate" { rest } else { Vec::new() };
-                Some(Reply::Mate { result, moves })
+                let moves_ja = self.record.japanese_line(&moves);
+                Some(Reply::Mate {
+                    result,
+                    moves,
+                    moves_ja,
+                })
             }
         }
     }
@@ -687,6 +693,7 @@ impl Session {
             game: self.record.kind.name().to_string(),
             start_sfen: self.record.start_sfen.clone(),
             moves: self.record.moves.clone(),
+            moves_ja: self.record.japanese_moves(),
             sfen: view.sfen,
             legal: if engine_moves { Vec::new() } else { view.legal },
             check: view.check,

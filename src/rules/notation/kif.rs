@@ -198,6 +198,30 @@ pub fn read(text: &str) -> Result<KifGame, KifError> {
     Ok(game)
 }
 
+/// Whether pasted text is a KIF or KI2 record: a header field or diagram line of theirs, a KI2 move, or a move
+/// line of KIF's table with a Japanese move.
+pub fn looks_like_kif(text: &str) -> bool {
+    text.lines().map(str::trim).any(|t| {
+        t.starts_with(['▲', '△', '☗', '☖'])
+            || [
+                "手合割",
+                "手数--",
+                "の持駒",
+                "開始日時",
+                "先手：",
+                "後手：",
+                "下手：",
+                "上手：",
+            ]
+            .iter()
+            .any(|w| t.contains(w))
+            || (is_move_line(t)
+                && t.trim_start_matches(|c: char| c.is_ascii_digit())
+                    .trim_start()
+                    .starts_with(|c: char| c == '同' || japanese::FILE_DIGITS.contains(&c)))
+    })
+}
+
 /// A line of KIF's move table: a move number, then the move.
 fn is_move_line(line: &str) -> bool {
     let t = line.trim_start();
@@ -331,6 +355,10 @@ fn split_move(rest: &str) -> (String, &str) {
             return (token, &rest[i..]);
         }
         token.push(c);
+        // the from-square ends the move even where a long move leaves no space before the time
+        if c == ')' {
+            return (token, &rest[i + 1..]);
+        }
     }
     (token, "")
 }

@@ -182,6 +182,13 @@ fn handicap_games_name_their_players_and_start_with_gote() {
     );
 }
 
+#[test]
+fn a_long_move_without_a_space_before_its_time_is_read() {
+    let g = kif::read("   1 ７六歩(77)( 0:05/00:00:05)\n   2 ３四歩(33)\n").unwrap();
+    assert_eq!(g.moves, ["7g7f", "3c3d"]);
+    assert_eq!(g.times_ms, [Some(5000), None]);
+}
+
 fn err(text: &str) -> KifError {
     kif::read(text).unwrap_err()
 }
