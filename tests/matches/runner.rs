@@ -183,13 +183,7 @@ fn hayate_against_itself_in_all_three_games() {
             }
         }
         assert_eq!(from_records, a, "{variant}");
-        let csa_files = std::fs::read_dir(&out)
-            .unwrap()
-            .filter(|e| {
-                e.as_ref()
-                    .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".csa"))
-            })
-            .count();
+        let csa_files = files_ending(&out, ".csa");
         if variant == "shogi" {
             assert_eq!(csa_files, games);
             let text = std::fs::read_to_string(out.join("0001.csa")).unwrap();
@@ -211,13 +205,7 @@ fn hayate_against_itself_in_all_three_games() {
             assert_eq!(csa_files, 0);
         }
         // KIF (Shift_JIS) for 9x9 and minishogi: the same moves, names and ending as games.txt
-        let kif_files = std::fs::read_dir(&out)
-            .unwrap()
-            .filter(|e| {
-                e.as_ref()
-                    .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".kif"))
-            })
-            .count();
+        let kif_files = files_ending(&out, ".kif");
         if variant == "yarishogi" {
             assert_eq!(kif_files, 0);
             continue;
@@ -241,6 +229,17 @@ fn hayate_against_itself_in_all_three_games() {
             );
         }
     }
+}
+
+/// How many files of the folder have names ending so.
+fn files_ending(dir: &std::path::Path, end: &str) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(end))
+        })
+        .count()
 }
 
 /// On a terminal the standing is also a progress bar on the last line, redrawn in place (`script` gives the host
