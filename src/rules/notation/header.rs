@@ -8,7 +8,7 @@ use crate::rules::variant::Variant;
 use crate::{with_variant, GameKind, Position};
 
 /// The 手合割 of 9×9 shogi and their start positions (the handicap giver, 上手, is gote and moves first).
-pub const HANDICAPS: [(&str, &str); 16] = [
+pub const HANDICAPS: [(&str, &str); 15] = [
     (
         "香落ち",
         "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
@@ -69,7 +69,6 @@ pub const HANDICAPS: [(&str, &str); 16] = [
         "十枚落ち",
         "4k4/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
     ),
-    ("その他", ""),
 ];
 
 /// Minishogi's 手合割, as the common KIF tools write it.
@@ -79,10 +78,7 @@ pub const MINISHOGI: &str = "5五将棋";
 pub fn handicap_name(kind: GameKind, sfen: &str) -> Option<(&'static str, bool)> {
     match kind {
         GameKind::Shogi if sfen == crate::Shogi::START_SFEN => Some(("平手", false)),
-        GameKind::Shogi => HANDICAPS
-            .iter()
-            .find(|h| !h.1.is_empty() && h.1 == sfen)
-            .map(|h| (h.0, true)),
+        GameKind::Shogi => HANDICAPS.iter().find(|h| h.1 == sfen).map(|h| (h.0, true)),
         GameKind::Minishogi if sfen == crate::Minishogi::START_SFEN => Some((MINISHOGI, false)),
         _ => None,
     }
@@ -99,14 +95,15 @@ fn handicap_start(name: &str) -> Option<(GameKind, &'static str)> {
         }
         n => HANDICAPS
             .iter()
-            .find(|h| h.0 == n && !h.1.is_empty())
+            .find(|h| h.0 == n)
             .map(|h| (GameKind::Shogi, h.1)),
     }
 }
 
-/// Decodes a record's bytes: UTF-8 where there is a byte-order mark, where the first line declares it
-/// (`#KIF version=2.0 encoding=UTF-8`), for a `.kifu` file, or where the bytes are valid UTF-8; Shift_JIS
-/// otherwise (and where declared). `ext` is the file's extension, if known.
+/// Decodes a record's bytes: UTF-8 after a byte-order mark, or where the bytes are valid UTF-8 and the first line
+/// does not declare Shift_JIS (`#KIF version=2.0 encoding=Shift_JIS`); Shift_JIS otherwise, except for a `.kifu`
+/// file, which must be UTF-8. Japanese text in Shift_JIS is almost never valid UTF-8, so a `.kif` written in either
+/// is read right. `ext` is the file's extension, if known.
 pub fn decode(bytes: &[u8], ext: Option<&str>) -> Result<String, KifError> {
     let whole = |message: &str| KifError {
         line: None,

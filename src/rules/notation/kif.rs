@@ -25,7 +25,6 @@ use super::header::{write_head, Head};
 use super::japanese::{self, kif_move_name, YARI_HAS_NO_KIF};
 use super::ki2;
 use super::written::{parse_written, resolve};
-use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 use crate::rules::position::notation::move_to_usi;
 use crate::rules::square::Square;
@@ -261,7 +260,7 @@ fn read_moves<V: Variant>(game: &mut KifGame, lines: &[&str], from: usize) -> Re
         game.comments.push(Vec::new());
         last_to = Some(m.to());
         pos.do_move(m);
-        Ok::<Move, KifError>(m)
+        Ok::<(), KifError>(())
     };
     for (i, line) in lines.iter().enumerate().skip(from) {
         let n = i + 1;
@@ -315,9 +314,6 @@ fn read_moves<V: Variant>(game: &mut KifGame, lines: &[&str], from: usize) -> Re
         let (token, tail) = split_move(rest);
         let time = parse_time(tail).map_err(|e| at(n, e))?;
         if let Some(e) = Ending::from_word(&token) {
-            if game.ending.is_some() {
-                return Err(at(n, "a second ending"));
-            }
             game.ending = Some(e);
             continue;
         }
