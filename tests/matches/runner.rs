@@ -222,6 +222,12 @@ fn hayate_against_itself_in_all_three_games() {
             );
             let names = if i % 2 == 0 { ["A", "B"] } else { ["B", "A"] };
             assert_eq!(game.names, names.map(String::from));
+            let started = game.header("開始日時").unwrap_or("");
+            assert_eq!(
+                (started.len(), started.chars().nth(4)),
+                (19, Some('/')),
+                "{started}"
+            );
             let to_move = [Color::Black, Color::White][rec.moves.len() % 2];
             assert_eq!(
                 game.ending,
