@@ -1,16 +1,20 @@
 //! Arbitrary text through every record importer: the web GUI's paste box (SFEN, `position ...`, a bare USI move
-//! list, a games.txt line, CSA), the games.txt line reader and the live record reader of `hayate match`.
+//! list, a games.txt line, CSA, KIF, KI2), the games.txt line reader, the live record reader of `hayate match`,
+//! and the bytes as a KIF file (Shift_JIS or UTF-8).
 //!
 //! Run with `cargo +nightly fuzz run record_import -- -dict=fuzz/records.dict` from the repository root.
 //! Besides "never panics", it checks:
 //! - an accepted import is a game the rules core replays from its start to the same position;
-//! - what is exported (sfen, usi, and for a finished game the record line and, 9×9, CSA) imports back equal;
+//! - what is exported (sfen, usi, KIF and KI2 for 9×9 and minishogi, and for a finished game the record line
+//!   and, 9×9, CSA) imports back equal;
 //! - a games.txt line or live record that parses prints back to text that parses to the same record.
 #![no_main]
 
 use hayate::gui::formats::{export, import};
 use hayate::gui::record::Record;
 use hayate::matches::records::{LiveGame, RecordLine};
+use hayate::rules::notation::header::decode;
+use hayate::rules::notation::kif;
 use hayate::GameKind;
 use libfuzzer_sys::fuzz_target;
 
@@ -48,6 +52,15 @@ fn check_import(text: &str, current: GameKind) {
         rec.sfen(),
         "{sfen}"
     );
+    for format in ["kif", "ki2"] {
+        if let Ok(text) = export(&rec, format, &names) {
+            same_game(
+                &import(&text, GameKind::Yari).expect("KIF re-import"),
+                &rec,
+                &text,
+            );
+        }
+    }
     if rec.ending.is_some() {
         let line = export(&rec, "record", &names).expect("record export");
         let back = import(&line, GameKind::Shogi).expect("record re-import");
@@ -81,6 +94,9 @@ fuzz_target!(|data: &[u8]| {
             let again = RecordLine::parse(&printed).expect("a printed record line parses");
             assert_eq!(again.format(), printed);
         }
+    }
+    if let Ok(text) = decode(data, Some("kif")) {
+        let _ = kif::read(&text);
     }
     if let Ok(live) = LiveGame::parse(&text) {
         let printed = live.format();

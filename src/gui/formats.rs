@@ -1,10 +1,13 @@
 //! Positions and games as text, in and out: SFEN, USI (`position ...` or a bare move list), our record lines
-//! (`games.txt`) for all three games, CSA for 9×9. Pasted text is recognised by its shape; every position and
-//! move goes through the rules core ([`Record`]) before it replaces the game.
+//! (`games.txt`) for all three games, CSA for 9×9, KIF and KI2 for 9×9 and minishogi. Pasted text is recognised
+//! by its shape; every position and move goes through the rules core ([`Record`]) before it replaces the game.
 
 use super::record::Record;
 use crate::host::Game;
 use crate::matches::records::{csa_text, RecordLine};
+use crate::rules::notation::ki2;
+use crate::rules::notation::kif::{self, KifGame};
+use crate::rules::piece::Color;
 use crate::rules::position::csa;
 use crate::rules::truncate;
 use crate::{with_variant, GameKind};
@@ -79,6 +82,11 @@ pub fn import(text: &str, current: GameKind) -> Result<Record, String> {
         return Err("the text is too long".into());
     }
     let first = text.split_whitespace().next().unwrap_or("");
+    if kif::looks_like_kif(text) {
+        let game = kif::read(text).map_err(|e| e.to_string())?;
+        return Record::new(game.kind, Some(&game.start_sfen))?
+            .with_moves(game.moves.iter().map(String::as_str));
+    }
     if text.lines().any(|l| csa::is_csa_line(l.trim())) {
         return import_csa(text);
     }
@@ -132,9 +140,12 @@ fn from_sfen_and_moves(sfen: &str, moves: &[String], current: GameKind) -> Resul
     Record::new(kind, Some(sfen))?.with_moves(moves.iter().map(String::as_str))
 }
 
-/// The game as text in `format`: `sfen`, `usi`, `record` (finished games only) or `csa` (9×9 only).
+/// The game as text in `format`: `sfen`, `usi`, `record` (finished games only), `csa` (9×9 only), `kif` or `ki2`
+/// (9×9 and minishogi).
 pub fn export(rec: &Record, format: &str, names: &[String; 2]) -> Result<String, String> {
     match format {
+        "kif" => kif::write(&kif_game(rec, names)),
+        "ki2" => ki2::write(&kif_game(rec, names)),
         "sfen" => Ok(rec.sfen()),
         "usi" => Ok(rec.position_command()),
         "record" | "csa" => {
@@ -161,10 +172,23 @@ pub fn export(rec: &Record, format: &str, names: &[String; 2]) -> Result<String,
             })
         }
         _ => Err(format!(
-            "unknown format '{}' (sfen, usi, record, csa)",
+            "unknown format '{}' (sfen, usi, record, csa, kif, ki2)",
             truncate(format)
         )),
     }
+}
+
+/// The game as KIF and KI2 hold it: a game in progress has no ending.
+fn kif_game(rec: &Record, names: &[String; 2]) -> KifGame {
+    let mut game = KifGame::new(rec.kind, &rec.start_sfen, rec.moves.clone());
+    game.names = names.clone();
+    let to_move = if rec.black_to_move() {
+        Color::Black
+    } else {
+        Color::White
+    };
+    game.ending = rec.ending.map(|e| e.reason.kif_ending(e.outcome, to_move));
+    game
 }
 
 /// A 9×9 CSA record (`rules::position::csa`), its moves judged as they are replayed.
@@ -205,6 +229,13 @@ mod tests {
         .unwrap();
         assert_eq!(r.moves, vec!["7g7f", "3c3d", "8h2b+"]);
         assert!(import("7g7f 7g7f", GameKind::Shogi).is_err());
+        // two pieces of a kind in hand
+        let two_pawns = "P1 *  *  *  * -OU *  *  *  * \nP2 *  *  *  *  *  *  *  *  * \nP3 *  *  *  *  *  *  *  *  * \n\
+                         P4 *  *  *  *  *  *  *  *  * \nP5 *  *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \n\
+                         P7 *  *  *  *  *  *  *  *  * \nP8 *  *  *  *  *  *  *  *  * \nP9 *  *  *  * +OU *  *  *  * \n\
+                         P+00FU00KI00FU\n+\n";
+        let r = import(two_pawns, GameKind::Shogi).unwrap();
+        assert_eq!(r.start_sfen, "4k4/9/9/9/9/9/9/9/4K4 b G2P 1");
         assert!(import("", GameKind::Shogi).is_err());
     }
 
@@ -251,6 +282,13 @@ mod tests {
                 "N[+-].{0,6}",
                 "(1-0|0-1) [a-z]{0,6} sfen [0-9a-zA-Z+/]{0,20} [bw] [-0-9A-Za-z]{0,3} 1 moves [0-9a-i*+ ]{0,20}",
                 "(position )?(startpos|sfen [0-9a-zA-Z+/]{0,40} [bwé] - 1)( moves [0-9a-iéあ*+ ]{0,30})?",
+                // KIF and KI2 shapes: header fields, diagram rows, move lines, KI2 moves, summaries
+                "(手合割|先手|後手|上手|下手|開始日時)[：:].{0,8}",
+                "(先手|後手)の持駒：[歩香桂銀金角飛なし二十　 ]{0,8}",
+                "\\|[ v・歩玉金飛角é]{0,20}\\|[一-九]?",
+                " {0,3}[0-9]{1,3} [１-９同é][一九　 ]?[歩銀金と成玉é]{0,2}[右左直上引寄打不成]{0,2}(\\([0-9é]{0,3}\\)?)?( \\(.{0,12}\\))?",
+                "[▲△][１-９同][一-九　]?[歩銀金成角]{1,2}[右左上打成]{0,2}",
+                "まで[0-9]{0,3}手で.{0,8}",
                 ".{0,40}",
             ]
         }
@@ -323,6 +361,20 @@ mod tests {
                 let line = export(&done, "record", &names).unwrap();
                 let back = import(&line, GameKind::Shogi).unwrap();
                 prop_assert_eq!((&back.start_sfen, &back.moves), (&rec.start_sfen, &rec.moves));
+                // KIF and KI2 of the game in progress and of the finished one (9x9, minishogi)
+                for (format, game) in [("kif", &rec), ("ki2", &rec), ("kif", &done), ("ki2", &done)] {
+                    match export(game, format, &names) {
+                        Ok(text) => {
+                            prop_assert_ne!(kind, GameKind::Yari);
+                            let back = import(&text, GameKind::Yari).unwrap();
+                            prop_assert_eq!((&back.start_sfen, &back.moves), (&rec.start_sfen, &rec.moves));
+                        }
+                        Err(e) => {
+                            prop_assert_eq!(kind, GameKind::Yari);
+                            prop_assert!(e.starts_with("Yari shogi has no KIF"), "{}", e);
+                        }
+                    }
+                }
                 match export(&done, "csa", &names) {
                     Ok(csa) => {
                         prop_assert_eq!(kind, GameKind::Shogi);

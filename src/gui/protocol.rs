@@ -40,9 +40,9 @@ pub enum Request {
     /// `go mate <ms>` on the current position.
     Mate { engine: usize, ms: u64 },
     /// Replaces the game by one read from text: an SFEN, `position ...`, a USI move list, a record line of
-    /// `games.txt`, or a CSA record (9×9); the format is detected.
+    /// `games.txt`, a CSA record (9×9), or a KIF or KI2 record (9×9, minishogi); the format is detected.
     Import { text: String },
-    /// The game as text: `sfen`, `usi` (a `position` command), `record` (a games.txt line), `csa`.
+    /// The game as text: `sfen`, `usi` (a `position` command), `record` (a games.txt line), `csa`, `kif`, `ki2`.
     Export { format: String },
     /// Starts again an engine that crashed (or any configured engine).
     Restart { engine: usize },
@@ -87,6 +87,9 @@ pub enum Reply {
     Mate {
         result: String,
         moves: Vec<String>,
+        /// The moves' Japanese names (none for Yari shogi).
+        #[serde(default)]
+        moves_ja: Vec<String>,
     },
     /// An engine failed (could not start, crashed, hung); `restart` brings it back.
     EngineError {
@@ -136,6 +139,9 @@ pub struct State {
     pub game: String,
     pub start_sfen: String,
     pub moves: Vec<String>,
+    /// The moves' Japanese names (`▲７六歩`, `△同　銀`); none for Yari shogi, which has no such notation.
+    #[serde(default)]
+    pub moves_ja: Vec<String>,
     pub sfen: String,
     /// The legal moves in USI notation: the only moves the page may send.
     pub legal: Vec<String>,
@@ -168,4 +174,7 @@ pub struct Line {
     /// The engine's score from the side to move: `cp 35`, `mate 5`, `mate -3`.
     pub score: String,
     pub pv: Vec<String>,
+    /// The line's Japanese names (none for Yari shogi).
+    #[serde(default)]
+    pub pv_ja: Vec<String>,
 }

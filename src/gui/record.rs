@@ -2,6 +2,8 @@
 //! ([`Judge`]) so that the page, `hayate match` and the record files agree on every rule and every ending.
 
 use crate::matches::judge::{Judge, Outcome, Reason};
+use crate::rules::moves::Move;
+use crate::rules::notation::japanese::{has_japanese_names, ki2_names};
 use crate::rules::piece::Color;
 use crate::rules::position::notation::move_to_usi;
 use crate::rules::position::sfen::square_name;
@@ -163,6 +165,45 @@ impl Record {
     /// The SFEN after the moves.
     pub fn sfen(&self) -> String {
         with_variant!(self.kind, V => self.replay::<V>().position().to_sfen())
+    }
+
+    /// The moves' Japanese names (`▲７六歩`, `△同　銀`); none for Yari shogi, which has no such notation.
+    pub fn japanese_moves(&self) -> Vec<String> {
+        self.japanese(&[]).0
+    }
+
+    /// The Japanese names of `line` (USI moves from the position after the game's moves, such as a PV), as far
+    /// as they are legal; none for Yari shogi.
+    pub fn japanese_line(&self, line: &[String]) -> Vec<String> {
+        self.japanese(line).1
+    }
+
+    /// The names of the game's moves and of `line` after them.
+    fn japanese(&self, line: &[String]) -> (Vec<String>, Vec<String>) {
+        if !has_japanese_names(self.kind) {
+            return (Vec::new(), Vec::new());
+        }
+        with_variant!(self.kind, V => {
+            let Ok(mut pos) = parse::<V>(&self.start_sfen) else {
+                return (Vec::new(), Vec::new());
+            };
+            let start = pos.clone();
+            let mut played: Vec<Move> = Vec::new();
+            for m in self.moves.iter().chain(line) {
+                let Ok(mv) = pos.parse_move(m) else { break };
+                played.push(mv);
+                pos.do_move(mv);
+            }
+            let n = self.moves.len().min(played.len());
+            let mut pos = start;
+            let game = ki2_names(&mut pos, &played[..n], None);
+            for &m in &played[..n] {
+                pos.do_move(m);
+            }
+            let last_to = played[..n].last().map(|m| m.to());
+            let line = ki2_names(&mut pos, &played[n..], last_to);
+            (game, line)
+        })
     }
 
     fn judge_end(&self) -> Option<Ending> {

@@ -1,5 +1,6 @@
 //! Watching recorded games: a `games.txt` of `hayate match` (its `--out` folder, or the file) with the live
-//! records of the games in progress beside it (`live/<n>.txt`, see [`crate::matches::records`]), or one CSA record.
+//! records of the games in progress beside it (`live/<n>.txt`, see [`crate::matches::records`]), or one CSA, KIF
+//! or KI2 record.
 //! A [`Watcher`] reads them again when asked (the session asks every few hundred milliseconds), so that the games
 //! of a running match grow move by move and move to the finished ones as they end. Each game is replayed by the
 //! rules core and stepped through move by move on the page.
@@ -12,6 +13,8 @@ use super::protocol::WatchedGame;
 use super::record::{Ending, Record};
 use crate::matches::records::{LiveGame, RecordLine, LIVE_DIR};
 use crate::matches::GAMES_FILE;
+use crate::rules::notation::header::decode;
+use crate::rules::notation::kif::looks_like_kif;
 use crate::GameKind;
 
 /// The largest record file read (a long match's games.txt is a few MB).
@@ -171,15 +174,23 @@ fn read(path: &Path) -> Result<String, String> {
     if size > MAX_FILE {
         return Err(format!("{} is larger than {MAX_FILE} bytes", f.display()));
     }
-    std::fs::read_to_string(&f).map_err(|e| format!("cannot read {}: {e}", f.display()))
+    let bytes = std::fs::read(&f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+    match f.extension().and_then(|e| e.to_str()) {
+        // KIF tools write Shift_JIS
+        Some(ext @ ("kif" | "kifu" | "ki2")) => {
+            decode(&bytes, Some(ext)).map_err(|e| e.to_string())
+        }
+        _ => String::from_utf8(bytes).map_err(|e| format!("cannot read {}: {e}", f.display())),
+    }
 }
 
 /// Every game of the file, each replayed and checked; a game the rules reject is listed with its error.
 fn games(path: &Path) -> Result<Vec<Result<Game, String>>, String> {
     let text = read(path)?;
-    if text
-        .lines()
-        .any(|l| l.trim() == "PI" || l.starts_with("V2") || l.starts_with("P1"))
+    if looks_like_kif(&text)
+        || text
+            .lines()
+            .any(|l| l.trim() == "PI" || l.starts_with("V2") || l.starts_with("P1"))
     {
         return Ok(vec![csa_game(&text)]);
     }

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use crate::rules::notation::kif::Ending;
 use crate::rules::piece::Color;
 use crate::rules::position::Repetition;
 use crate::{EnteringKingRule, Position, Variant};
@@ -120,6 +121,24 @@ impl Reason {
     }
     pub fn parse(s: &str) -> Option<Reason> {
         Reason::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+
+    /// The ending as KIF and KI2 write it, `to_move` being the side to move when the game ended. KIF has no
+    /// words for a hang or a crash: they are 中断, as CSA's `%CHUDAN`; a drawn ply limit or adjudication is 持将棋,
+    /// as CSA's `%JISHOGI`; an adjudicated loss is a resignation.
+    pub fn kif_ending(self, outcome: Outcome, to_move: Color) -> Ending {
+        match self {
+            Reason::Checkmate | Reason::NoMoves => Ending::Mate,
+            Reason::Resign | Reason::Adjudication => Ending::Resign,
+            Reason::Illegal | Reason::FalseDeclaration => Ending::IllegalLoss,
+            Reason::Perpetual if outcome == Outcome::win_for(to_move) => Ending::IllegalWin,
+            Reason::Perpetual => Ending::IllegalLoss,
+            Reason::Time => Ending::TimeUp,
+            Reason::Hang | Reason::Crash => Ending::Interrupted,
+            Reason::Repetition => Ending::Repetition,
+            Reason::Declaration => Ending::Declaration,
+            Reason::MaxPlies | Reason::DrawAdjudication => Ending::Impasse,
+        }
     }
 }
 

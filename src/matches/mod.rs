@@ -29,6 +29,7 @@ pub mod balanced;
 pub mod engine;
 pub mod interrupt;
 pub mod judge;
+pub mod kif;
 pub mod openings;
 pub mod play;
 mod progress;

@@ -39,6 +39,8 @@ pub struct GameRecord {
     pub detail: String,
     /// Engines (by colour: sente, gote) that crashed or hung and must be restarted.
     pub failed: [bool; 2],
+    /// When the game started (KIF's 開始日時).
+    pub started: std::time::SystemTime,
 }
 
 /// A game in progress as it stands after a move, for whoever watches it.
@@ -115,6 +117,7 @@ pub fn play_game<V: Variant>(
     limits: &GameLimits,
     on_move: &mut OnMove<'_>,
 ) -> Result<Option<GameRecord>, String> {
+    let started = std::time::SystemTime::now();
     let mut judge = Judge::<V>::new(start_sfen)?;
     for m in opening {
         judge
@@ -167,6 +170,7 @@ pub fn play_game<V: Variant>(
         reason,
         detail: game.detail,
         failed: game.failed,
+        started,
     }))
 }
 

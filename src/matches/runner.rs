@@ -214,6 +214,7 @@ impl<V: Variant> Collector<'_, V> {
             &RecordLine::of(&g.record),
             players,
             &g.record.times_ms,
+            Some(g.record.started),
             self.report,
         );
         if let Some((llr, decision)) = self.tally.new_decision() {

@@ -275,5 +275,6 @@ fn forfeit<V: Variant>(
         },
         detail: why.to_string(),
         failed,
+        started: std::time::SystemTime::now(),
     })
 }

@@ -9,6 +9,7 @@ pub mod hand;
 pub mod legality;
 pub mod movegen;
 pub mod moves;
+pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;

@@ -316,6 +316,66 @@ fn drag_and_promotion(page: &Page) {
     );
 }
 
+/// A KIF pasted and imported: the move list in Japanese notation and the ranks in kanji (the screenshot of a 9×9
+/// game in progress), then in USI at the press of the notation button, and back.
+fn japanese_notation(page: &Page) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kif/kifu-for-windows.kif");
+    let bytes = std::fs::read(path).expect("the KIF file");
+    let text = hayate::rules::notation::header::decode(&bytes, Some("kif")).expect("Shift_JIS");
+    let json = serde_json::to_string(&text).expect("JSON");
+    page.eval(&format!("document.getElementById('text').value = {json}"));
+    page.click("#import");
+    let s = page.wait_in_page("s.moves.length == 40", Duration::from_secs(10));
+    let shown = |p: &Page| -> Vec<String> {
+        let list = p.eval(
+            "JSON.stringify([...document.querySelectorAll('#moves li')].map(l => l.textContent))",
+        );
+        serde_json::from_str(list.as_str().unwrap_or("[]")).expect("JSON")
+    };
+    let coords = |p: &Page| {
+        p.eval("[...document.querySelectorAll('#board .coord')].map(t => t.textContent).join('')")
+    };
+    let japanese = shown(page);
+    assert_eq!(
+        japanese,
+        serde_json::from_value::<Vec<String>>(s["moves_ja"].clone()).expect("moves_ja")
+    );
+    assert_eq!(japanese[..3], ["▲７六歩", "△８四歩", "▲６八銀"]);
+    assert_eq!(japanese[10], "▲５八金右");
+    assert_eq!(japanese[22], "▲同　歩");
+    assert_eq!(coords(page), "987654321一二三四五六七八九");
+    // the analysis lines in Japanese notation too, continuing from the game's last move
+    page.set_value("multipv", "2");
+    page.click("#analyse");
+    page.wait("two analysis lines", Duration::from_secs(30), |p| {
+        p.last("analysis")["lines"].as_array().is_some_and(|l| {
+            l.len() == 2
+                && l.iter()
+                    .all(|x| x["pv"].as_array().is_some_and(|pv| pv.len() >= 3))
+        })
+    });
+    page.click("#stop");
+    page.wait("analysis stopped", Duration::from_secs(10), |p| {
+        p.state()["analysing"] == false
+    });
+    let pv = page.eval(
+        "JSON.stringify([...document.querySelectorAll('#analysis .pv[data-multipv=\"1\"] span')].map(s => s.textContent))",
+    );
+    let pv: Vec<String> = serde_json::from_str(pv.as_str().unwrap_or("[]")).expect("JSON");
+    let lines = page.last("analysis")["lines"].clone();
+    assert_eq!(
+        pv,
+        serde_json::from_value::<Vec<String>>(lines[0]["pv_ja"].clone()).expect("pv_ja")
+    );
+    assert!(pv[0].starts_with('▲'), "{pv:?}");
+    page.screenshot("shogi-japanese.png");
+    page.click("#notation");
+    assert_eq!(shown(page), page.moves());
+    assert_eq!(coords(page), "987654321abcdefghi");
+    page.click("#notation");
+    assert_eq!(shown(page), japanese);
+}
+
 /// Analysis on the start position: MultiPV lines as arrows and text, then a move of the best line clicked.
 fn analyse(page: &Page, game: &str) {
     page.set_value("engine-side", "none");
@@ -399,6 +459,24 @@ fn handicap(page: &Page) {
     );
     assert!(page.moves().is_empty());
     page.screenshot("handicap.png");
+}
+
+/// A 9×9 game in progress pasted as KIF, shown in Japanese notation and in USI.
+#[test]
+fn a_pasted_kif_in_japanese_notation() {
+    let Some(path) = chromium() else { return };
+    let _one = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let server = Server::start(&[]);
+    let profile = std::env::temp_dir().join(format!("hayate-gui-test-kif-{}", std::process::id()));
+    let browser = launch(path, &profile);
+    let tab = browser.new_tab();
+    tab.set_default_timeout(Duration::from_secs(30));
+    tab.navigate_to(&server.url("/"));
+    let page = Page { tab: &tab };
+    page.wait("the first state", Duration::from_secs(20), |p| {
+        !p.state().is_null()
+    });
+    japanese_notation(&page);
 }
 
 /// A running `hayate match` watched on the page: the game in progress is listed as playing, and once shown at

@@ -71,6 +71,28 @@ fn a_watched_csa_file_with_a_bad_row_is_listed_with_its_error() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Shift_JIS KIF files are watched as CSA files are: the game replayed, and a malformed one listed with its line.
+#[test]
+fn watched_kif_files_are_replayed_and_a_malformed_one_names_its_line() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kif");
+    let server = Server::start(&[
+        "--watch",
+        data.join("kifu-for-windows.kif").to_str().unwrap(),
+    ]);
+    let mut c = server.socket();
+    let list = c.request(json!({"type": "watch_list"}));
+    assert_eq!(list["games"][0]["plies"], 40, "{list}");
+    let s = c.request(json!({"type": "watch", "index": 0}));
+    assert_eq!(s["moves_ja"][39], "△７三桂", "{s}");
+    let server = Server::start(&["--watch", data.join("malformed.kif").to_str().unwrap()]);
+    let mut c = server.socket();
+    let list = c.request(json!({"type": "watch_list"}));
+    assert_eq!(
+        list["games"][0]["error"], "KIF line 10: '２四飛(28)': not a legal move",
+        "{list}"
+    );
+}
+
 /// The pids of the processes whose parent is `parent` (Linux: read from /proc).
 fn children(parent: u32) -> Vec<u32> {
     let Ok(entries) = std::fs::read_dir("/proc") else {

@@ -2,10 +2,13 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use tungstenite::Message;
+
+use hayate::rules::notation::header::decode;
 
 use super::server::Server;
 
@@ -227,8 +230,8 @@ fn bad_messages_get_an_error_and_change_nothing() {
             "no analysis or mate search is running",
         ),
         (
-            json!({"type": "export", "format": "kif"}),
-            "unknown format 'kif' (sfen, usi, record, csa)",
+            json!({"type": "export", "format": "pgn"}),
+            "unknown format 'pgn' (sfen, usi, record, csa, kif, ki2)",
         ),
         (
             json!({"type": "export", "format": "record"}),
@@ -239,6 +242,10 @@ fn bad_messages_get_an_error_and_change_nothing() {
             "malformed move 'hello'",
         ),
         (json!({"type": "import", "text": ""}), "nothing to import"),
+        (
+            json!({"type": "import", "text": "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ７六歩(77)\n"}),
+            "KIF line 4: '７六歩(77)': no 歩 of the side to move on 77",
+        ),
         (
             json!({"type": "restart", "engine": 1}),
             "no engine 1 (there are 1)",
@@ -339,6 +346,61 @@ fn import_detects_each_format_and_export_writes_them() {
     let text = e["text"].as_str().unwrap();
     assert!(text.contains("+0052KI\n"), "{text}");
     assert!(text.contains("%TSUMI"), "{text}");
+    // KIF and KI2, as the common tools write them (Shift_JIS files, pasted as text)
+    let kif_text = |name: &str| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/kif")
+            .join(name);
+        decode(&std::fs::read(path).unwrap(), None).unwrap()
+    };
+    let s = c.request(json!({"type": "import", "text": kif_text("kifu-for-windows.kif")}));
+    assert_eq!(
+        (s["game"].as_str(), s["moves"].as_array().map(Vec::len)),
+        (Some("shogi"), Some(40))
+    );
+    assert_eq!(
+        s["moves"].as_array().unwrap()[..4],
+        json!(["7g7f", "8c8d", "7i6h", "3c3d"]).as_array().unwrap()[..]
+    );
+    assert_eq!(
+        s["moves_ja"].as_array().unwrap()[..2],
+        json!(["▲７六歩", "△８四歩"]).as_array().unwrap()[..]
+    );
+    // the game goes on: a KIF holds a game in progress
+    assert!(s["result"].is_null());
+    let e = c.request(json!({"type": "export", "format": "kif"}));
+    let text = e["text"].as_str().unwrap();
+    assert!(
+        text.starts_with(
+            "手合割：平手\n先手：Sente\n後手：Gote\n手数----指手---------消費時間--\n   1 ７六歩(77)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n  23 同　歩(56)     ( 0:00/00:00:00)\n"),
+        "{text}"
+    );
+    let e = c.request(json!({"type": "export", "format": "ki2"}));
+    let text = e["text"].as_str().unwrap();
+    assert!(text.contains("▲５八金右"), "{text}");
+    let s = c.request(json!({"type": "import", "text": kif_text("ryuo-21-7.ki2")}));
+    assert_eq!(s["moves"].as_array().map(Vec::len), Some(140));
+    assert_eq!(s["moves_ja"][17], "△５三銀右");
+    assert_eq!(s["moves_ja"][22], "▲同　歩");
+    let s = c.request(json!({"type": "import", "text": kif_text("minishogi.kif")}));
+    assert_eq!(s["game"], "minishogi");
+    assert_eq!(s["moves_ja"][1], "△同　飛");
+    // Yari shogi has no KIF: its moves have no Japanese names, and KIF export says why
+    let s = c.request(json!({"type": "new", "game": "yarishogi", "moves": ["1g1f"]}));
+    assert_eq!(s["moves_ja"], json!([]));
+    let e = c.request(json!({"type": "export", "format": "kif"}));
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Yari shogi has no KIF"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -400,6 +462,12 @@ fn analysis_sends_multipv_lines_and_stops() {
         lines[0]["pv"][0], lines[1]["pv"][0],
         "two different first moves"
     );
+    // each line's Japanese names, one a move, sente's first (minishogi has them, as 9x9 does)
+    for l in lines {
+        let (pv, ja) = (l["pv"].as_array().unwrap(), l["pv_ja"].as_array().unwrap());
+        assert_eq!(pv.len(), ja.len(), "{l}");
+        assert!(ja[0].as_str().unwrap().starts_with('▲'), "{l}");
+    }
     let legal = c.request(json!({"type": "state"}))["legal"].clone();
     assert!(legal.as_array().unwrap().contains(&lines[0]["pv"][0]));
     // a move restarts the analysis on the new position
@@ -420,7 +488,7 @@ fn mate_search_answers_the_solution() {
     let m = c.expect("mate", Duration::from_secs(20));
     assert_eq!(
         m,
-        json!({"type": "mate", "result": "mate", "moves": ["G*5b"]})
+        json!({"type": "mate", "result": "mate", "moves": ["G*5b"], "moves_ja": ["▲５二金"]})
     );
     c.request(json!({"type": "new", "game": "shogi"}));
     c.send(json!({"type": "mate", "engine": 0, "ms": 2000}));

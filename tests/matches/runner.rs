@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use hayate::matches::judge::{Outcome, Reason};
 use hayate::matches::stats::Wdl;
+use hayate::rules::notation::{header::decode, kif};
+use hayate::rules::piece::Color;
 use hayate::{Minishogi, Shogi, Yari};
 
 use crate::{
@@ -181,13 +183,7 @@ fn hayate_against_itself_in_all_three_games() {
             }
         }
         assert_eq!(from_records, a, "{variant}");
-        let csa_files = std::fs::read_dir(&out)
-            .unwrap()
-            .filter(|e| {
-                e.as_ref()
-                    .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".csa"))
-            })
-            .count();
+        let csa_files = files_ending(&out, ".csa");
         if variant == "shogi" {
             assert_eq!(csa_files, games);
             let text = std::fs::read_to_string(out.join("0001.csa")).unwrap();
@@ -208,7 +204,48 @@ fn hayate_against_itself_in_all_three_games() {
         } else {
             assert_eq!(csa_files, 0);
         }
+        // KIF (Shift_JIS) for 9x9 and minishogi: the same moves, names and ending as games.txt
+        let kif_files = files_ending(&out, ".kif");
+        if variant == "yarishogi" {
+            assert_eq!(kif_files, 0);
+            continue;
+        }
+        assert_eq!(kif_files, games);
+        for (i, rec) in recs.iter().enumerate() {
+            let bytes = std::fs::read(out.join(format!("{:04}.kif", i + 1))).unwrap();
+            assert!(std::str::from_utf8(&bytes).is_err(), "not Shift_JIS");
+            let text = decode(&bytes, Some("kif")).unwrap();
+            let game = kif::read(&text).unwrap();
+            assert_eq!(
+                (&game.start_sfen, &game.moves),
+                (&rec.start_sfen, &rec.moves)
+            );
+            let names = if i % 2 == 0 { ["A", "B"] } else { ["B", "A"] };
+            assert_eq!(game.names, names.map(String::from));
+            let started = game.header("開始日時").unwrap_or("");
+            assert_eq!(
+                (started.len(), started.chars().nth(4)),
+                (19, Some('/')),
+                "{started}"
+            );
+            let to_move = [Color::Black, Color::White][rec.moves.len() % 2];
+            assert_eq!(
+                game.ending,
+                Some(rec.reason.kif_ending(rec.outcome, to_move))
+            );
+        }
     }
+}
+
+/// How many files of the folder have names ending so.
+fn files_ending(dir: &std::path::Path, end: &str) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(end))
+        })
+        .count()
 }
 
 /// On a terminal the standing is also a progress bar on the last line, redrawn in place (`script` gives the host

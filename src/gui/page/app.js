@@ -3,8 +3,8 @@
 "use strict";
 
 const $ = id => document.getElementById(id);
-const ui = { flipped: false, latin: false, selected: null, selectedHand: null, targets: [], arrows: [], dragging: false };
-let state = null, hello = null, analysisLines = [], mateMoves = [], mateStep = 0, stateAt = 0, pendingPromotion = null;
+const ui = { flipped: false, latin: false, japanese: true, selected: null, selectedHand: null, targets: [], arrows: [], dragging: false };
+let state = null, hello = null, analysisLines = [], lastAnalysis = null, mateMoves = [], mateNames = [], mateStep = 0, stateAt = 0, pendingPromotion = null;
 
 const socket = new WebSocket(`ws://${location.host}/socket?token=${encodeURIComponent(window.HAYATE_TOKEN)}`);
 window.hayateSocket = socket;
@@ -103,13 +103,13 @@ function fillStarts() {
 function onState(msg) {
   const newPosition = !state || state.sfen !== msg.sfen;
   // a solution belongs to the game it was found in
-  if (state && state.start_sfen !== msg.start_sfen) { $("mate-result").replaceChildren(); mateMoves = []; }
+  if (state && state.start_sfen !== msg.start_sfen) { $("mate-result").replaceChildren(); mateMoves = []; mateNames = []; }
   state = msg;
   stateAt = performance.now();
   window.hayate.state = msg;
   if (newPosition) {
     ui.selected = null; ui.selectedHand = null; ui.targets = [];
-    if (!msg.analysing) { ui.arrows = []; analysisLines = []; $("analysis").textContent = ""; }
+    if (!msg.analysing) { ui.arrows = []; analysisLines = []; lastAnalysis = null; $("analysis").textContent = ""; }
   }
   if (!msg.analysing) ui.arrows = [];
   if ($("game").value !== msg.game) { $("game").value = msg.game; fillStarts(); }
@@ -131,11 +131,16 @@ function draw() {
   Board.drawBoard($("board"), state, ui);
 }
 
+// Japanese notation (▲７六歩, ranks 一..九) where the game has it: not Yari shogi, whose names come as none.
+function japanese() { return ui.japanese && state && state.game !== "yarishogi"; }
+function moveText(usi, names, i) { return japanese() && names && names[i] ? names[i] : usi; }
+
 function drawMoves() {
   const list = $("moves");
   list.replaceChildren(...state.moves.map((m, i) => {
     const li = document.createElement("li");
-    li.textContent = m;
+    li.textContent = moveText(m, state.moves_ja, i);
+    li.dataset.usi = m;
     if (i === state.moves.length - 1) li.className = "last";
     return li;
   }));
@@ -180,6 +185,7 @@ function drawClocks() {
 setInterval(drawClocks, 200);
 
 function onAnalysis(msg) {
+  lastAnalysis = msg;
   analysisLines = msg.lines;
   ui.arrows = msg.lines.slice(0, 3).map(l => l.pv[0]).filter(m => m);
   const box = $("analysis");
@@ -194,7 +200,8 @@ function onAnalysis(msg) {
     div.append(`${l.multipv}. ${l.score.padEnd(9)} `);
     l.pv.forEach((m, k) => {
       const s = document.createElement("span");
-      s.textContent = m;
+      s.textContent = moveText(m, l.pv_ja, k);
+      s.dataset.usi = m;
       s.dataset.pvIndex = k;
       div.appendChild(s);
     });
@@ -208,7 +215,7 @@ function onAnalysis(msg) {
 $("analysis").addEventListener("pointerdown", ev => {
   const span = ev.target.closest("span[data-pv-index]");
   if (!span) return;
-  const shown = Array.from(span.parentElement.querySelectorAll("span")).map(s => s.textContent);
+  const shown = Array.from(span.parentElement.querySelectorAll("span")).map(s => s.dataset.usi);
   const line = shown.slice(0, Number(span.dataset.pvIndex) + 1);
   window.hayate.lineClicked = line;
   line.forEach(mv => send({ type: "move", move: mv }));
@@ -216,6 +223,7 @@ $("analysis").addEventListener("pointerdown", ev => {
 
 function onMate(msg) {
   mateMoves = msg.moves;
+  mateNames = msg.moves_ja || [];
   mateStep = 0;
   const box = $("mate-result");
   box.replaceChildren();
@@ -238,7 +246,7 @@ function showStep() {
   if (!line) return;
   line.replaceChildren(...mateMoves.map((m, i) => {
     const s = document.createElement("span");
-    s.textContent = m + " ";
+    s.textContent = moveText(m, mateNames, i) + " ";
     if (i < mateStep) s.style.fontWeight = "bold";
     return s;
   }));
@@ -330,6 +338,13 @@ $("game").onchange = fillStarts;
 $("new").onclick = () => send({ type: "new", game: $("game").value, start: $("start").value });
 $("flip").onclick = () => { ui.flipped = !ui.flipped; draw(); drawClocks(); };
 $("pieces").onclick = () => { ui.latin = !ui.latin; $("pieces").textContent = ui.latin ? "Kanji pieces" : "Latin pieces"; draw(); };
+$("notation").onclick = () => {
+  ui.japanese = !ui.japanese;
+  $("notation").textContent = ui.japanese ? "USI notation" : "Japanese notation";
+  if (!state) return;
+  draw(); drawMoves(); showStep();
+  if (lastAnalysis) onAnalysis(lastAnalysis);
+};
 $("takeback").onclick = () => send({ type: "takeback" });
 $("play").onclick = () => send({ type: "play", engine: Number($("engine").value), side: $("engine-side").value, tc: $("tc").value });
 $("analyse").onclick = () => send({ type: "analyse", engine: Number($("engine").value), multipv: Number($("multipv").value) });

@@ -7,6 +7,8 @@ const CELL = 56;
 const MARGIN = 22;
 const HAND_H = 64;
 const HAND_ORDER = ["R", "B", "G", "S", "N", "L", "P"];
+// rank labels in Japanese notation; Yari shogi keeps its letters, having no Japanese notation
+const RANK_KANJI = "一二三四五六七八九";
 
 // One kanji per piece, by game; promoted pieces are drawn in red.
 const KANJI = {
@@ -104,7 +106,8 @@ function drawBoard(svg, state, ui) {
   }
   const last = state.moves.length ? state.moves[state.moves.length - 1] : null;
   const lastSquares = last ? (last[1] === "*" ? [last.slice(2, 4)] : [last.slice(0, 2), last.slice(2, 4)]) : [];
-  // coordinates: file numbers above, rank letters on the right (as sente sees them, turned when flipped)
+  // coordinates: file numbers above, rank letters (kanji in Japanese notation) on the right (as sente sees them,
+  // turned when flipped)
   for (let c = 0; c < files; c++) {
     const file = ui.flipped ? c + 1 : files - c;
     const t = el("text", { class: "coord", x: geo.x0 + c * CELL + CELL / 2, y: geo.y0 - 10 }, svg);
@@ -113,7 +116,7 @@ function drawBoard(svg, state, ui) {
   for (let r = 0; r < ranks; r++) {
     const rank = ui.flipped ? ranks - 1 - r : r;
     const t = el("text", { class: "coord", x: geo.x0 + files * CELL + 11, y: geo.y0 + r * CELL + CELL / 2 }, svg);
-    t.textContent = String.fromCharCode(97 + rank);
+    t.textContent = ui.japanese && game !== "yarishogi" ? RANK_KANJI[rank] : String.fromCharCode(97 + rank);
   }
   for (let row = 0; row < ranks; row++) {
     for (let col = 0; col < files; col++) {

@@ -174,6 +174,7 @@ impl Session {
                 Line {
                     multipv: info.multipv,
                     score: info.score,
+                    pv_ja: self.record.japanese_line(&info.pv),
                     pv: info.pv,
                 },
             );
@@ -240,7 +241,12 @@ impl Session {
                     None => "nomate".to_string(),
                 };
                 let moves = if result == "mate" { rest } else { Vec::new() };
-                Some(Reply::Mate { result, moves })
+                let moves_ja = self.record.japanese_line(&moves);
+                Some(Reply::Mate {
+                    result,
+                    moves,
+                    moves_ja,
+                })
             }
         }
     }

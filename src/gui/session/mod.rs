@@ -386,6 +386,7 @@ impl Session {
             game: self.record.kind.name().to_string(),
             start_sfen: self.record.start_sfen.clone(),
             moves: self.record.moves.clone(),
+            moves_ja: self.record.japanese_moves(),
             sfen: view.sfen,
             legal: if engine_moves { Vec::new() } else { view.legal },
             check: view.check,

@@ -5,8 +5,10 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use super::{csa_text, LiveGame, RecordLine, LIVE_DIR};
+use crate::matches::kif::kif_file;
 use crate::matches::{Report, GAMES_FILE};
 use crate::Variant;
 
@@ -52,12 +54,17 @@ impl RecordFiles {
         line: &RecordLine,
         names: [&str; 2],
         times_ms: &[Option<u64>],
+        started: Option<SystemTime>,
         report: &dyn Report,
     ) {
         if let Some(dir) = &self.dir {
-            if let Some(text) = csa_text::<V>(line, names, times_ms) {
-                let path = dir.join(format!("{:04}.csa", index + 1));
-                if let Err(e) = std::fs::write(&path, text) {
+            let csa = csa_text::<V>(line, names, times_ms).map(|t| ("csa", t.into_bytes()));
+            for (ext, bytes) in csa
+                .into_iter()
+                .chain(kif_file::<V>(line, names, times_ms, started))
+            {
+                let path = dir.join(format!("{:04}.{ext}", index + 1));
+                if let Err(e) = std::fs::write(&path, bytes) {
                     report.line(&format!("warning: cannot write {}: {e}", path.display()));
                 }
             }
@@ -155,13 +162,13 @@ mod tests {
             moves: live.moves.clone(),
         };
         let report = |_: &str| {};
-        files.add::<Minishogi>(1, &line2, ["B b", "A"], &[None, None], &report);
+        files.add::<Minishogi>(1, &line2, ["B b", "A"], &[None, None], None, &report);
         assert!(path.exists());
         let line1 = RecordLine {
             moves: vec![],
             ..line2.clone()
         };
-        files.add::<Minishogi>(0, &line1, ["A", "B b"], &[], &report);
+        files.add::<Minishogi>(0, &line1, ["A", "B b"], &[], None, &report);
         assert!(!path.exists());
         assert_eq!(
             std::fs::read_to_string(dir.join(GAMES_FILE)).unwrap(),

@@ -1,5 +1,5 @@
 //! Game records: one line per game (`games_txt`), `<result> <reason> sfen <start> moves <m1> <m2> ...`, replayable with the
-//! library; and CSA files for standard shogi.
+//! library; CSA files for standard shogi, and KIF files for standard shogi and minishogi (`matches::kif`).
 //!
 //! `<result>` is `1-0` (sente won), `0-1` (gote won) or `1/2-1/2`; `<reason>` is one of the words of
 //! [`Reason::as_str`]; `<start>` is the four-field SFEN the game started from (an opening's moves, if any, are at

@@ -205,7 +205,8 @@ pub fn read(text: &str) -> Result<CsaGame<'_>, CsaError> {
     let start_sfen = match rows.len() {
         0 => None,
         9 => {
-            let hand = format!("{}{}", hands[0], hands[1]);
+            // `P+00FU00FU` holds two pawns: SFEN counts them (`2P`), and refuses a letter listed twice
+            let hand = format!("{}{}", counted(&hands[0]), counted(&hands[1]));
             let hand = if hand.is_empty() { "-".into() } else { hand };
             let side = if black { "b" } else { "w" };
             Some(format!("{} {side} {hand} 1", rows.join("/")))
@@ -213,6 +214,23 @@ pub fn read(text: &str) -> Result<CsaGame<'_>, CsaError> {
         _ => return Err(CsaError::IncompleteBoard),
     };
     Ok(CsaGame { start_sfen, moves })
+}
+
+/// Hand letters, one a piece, as SFEN writes them: each letter once with its count (`PPG` as `2PG`).
+fn counted(letters: &str) -> String {
+    let mut out = String::new();
+    let mut seen: Vec<char> = Vec::new();
+    for c in letters.chars() {
+        if seen.contains(&c) {
+            continue;
+        }
+        seen.push(c);
+        match letters.chars().filter(|&x| x == c).count() {
+            1 => out.push(c),
+            n => out.push_str(&format!("{n}{c}")),
+        }
+    }
+    out
 }
 
 /// The SFEN hand letters of a `P+`/`P-` line's rest: pieces as `00FU`, four characters each.
