@@ -51,6 +51,19 @@ pub struct NodeResult {
     pub rep: u16,
 }
 
+impl NodeResult {
+    /// A node still open (or left by an abort) with these numbers: no length, no repetition behind it.
+    pub(super) fn unsolved(pn: u32, dn: u32, hand: HandBits) -> NodeResult {
+        NodeResult {
+            pn,
+            dn,
+            len: 0,
+            hand,
+            rep: NO_REP,
+        }
+    }
+}
+
 /// What [`Searcher::settle`] needs of the node whose loop ended.
 struct Node {
     or_node: bool,

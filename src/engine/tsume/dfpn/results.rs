@@ -25,13 +25,7 @@ impl<V: Variant> Searcher<'_, V> {
         let key = self.pos.board_key();
         let (or_node, hand) = (node.or_node, node.hand);
         if self.aborted.is_some() {
-            NodeResult {
-                pn,
-                dn,
-                len: 0,
-                hand,
-                rep: NO_REP,
-            }
+            NodeResult::unsolved(pn, dn, hand)
         } else if pn == 0 {
             let (r, mv) = self.proof(or_node, hand, children);
             self.tt.store(key, r.hand, 0, INF, r.len, mv.raw(), amount);
@@ -57,13 +51,7 @@ impl<V: Variant> Searcher<'_, V> {
             let (_, (best, _, _)) = evaluate(or_node, children);
             let mv = children[best].mv.raw();
             self.tt.store(key, hand, pn, dn, node.rem, mv, amount);
-            NodeResult {
-                pn,
-                dn,
-                len: 0,
-                hand,
-                rep: NO_REP,
-            }
+            NodeResult::unsolved(pn, dn, hand)
         }
     }
 
