@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::cli::Game;
+use hayate::host::adjudication::ResignRule;
 use hayate::learn::selfplay::{self, SelfplayConfig, SelfplaySummary};
 use hayate::matches::interrupt;
 use hayate::{with_variant, GameKind};
@@ -101,8 +102,10 @@ pub fn run_selfplay(a: &SelfplayArgs) -> ExitCode {
         multipv: a.multipv.max(1),
         random_move_margin: a.random_move_margin,
         max_plies: a.max_plies,
-        adjudicate_score: a.adjudicate_score,
-        adjudicate_count: a.adjudicate_count.max(1),
+        resign: ResignRule {
+            score: a.adjudicate_score,
+            count: a.adjudicate_count.max(1),
+        },
         hash_mb: a.hash.max(1),
         net,
         shard: a.shard,

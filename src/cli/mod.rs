@@ -19,7 +19,7 @@ use std::time::Duration;
 use clap::builder::PossibleValue;
 use clap::{ArgAction, ArgMatches, Args, Parser, Subcommand, ValueEnum};
 
-use hayate::matches::adjudication::{DrawRule, DrawWord, ResignRule, ResignWord, RuleError};
+use hayate::host::adjudication::{DrawRule, DrawWord, ResignRule, ResignWord, RuleError};
 use hayate::matches::engine::EngineSpec;
 use hayate::matches::stats::{SprtConfig, SprtError, SprtWord};
 use hayate::matches::time_control::TimeControl;

@@ -4,10 +4,10 @@
 //! Every game is independent and seeded by (seed, game index): it opens with random plies, then each move is the
 //! search's, except that now and then one of the best few lines (MultiPV) is picked at random, so that games
 //! spread out. Games end by the rules (no legal move, the fourth repetition judged by the game's rule, perpetual
-//! check), by adjudication when both sides' scores agree that one side has won for several moves, or as a draw
-//! at the ply limit. Workers play games on their own threads with their own searcher; one writer appends whole
-//! games, so a run stopped at any moment leaves a file that a later run extends. A position the file already
-//! holds is not written again.
+//! check), by adjudication when both sides' scores agree that one side has won for several moves (the resignation
+//! rule of `hayate match`), or as a draw at the ply limit. Workers play games on their own threads with their own
+//! searcher; one writer appends whole games, so a run stopped at any moment leaves a file that a later run
+//! extends. A position the file already holds is not written again.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,10 +18,12 @@ use super::record::{self, Record};
 use crate::engine::eval::GameEval;
 use crate::engine::nnue::Network;
 use crate::engine::search::{mate_in_moves, Info, Limits, Searcher, TimeOptions, MATE_BOUND};
+use crate::host::adjudication::ResignRule;
 use crate::host::Shard;
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 use crate::rules::position::{Position, Repetition};
+use crate::rules::random_plies::random_plies;
 use crate::rules::rng::{mix, SplitMix64};
 
 #[derive(Clone, Debug)]
@@ -39,9 +41,9 @@ pub struct SelfplayConfig {
     /// How far below the best a MultiPV line may score and still be picked.
     pub random_move_margin: i32,
     pub max_plies: usize,
-    /// Adjudicate a win when both sides' scores are beyond this for `adjudicate_count` moves each.
-    pub adjudicate_score: i32,
-    pub adjudicate_count: usize,
+    /// Adjudicate a win when both sides' scores agree that one side has lost: the rule of `hayate match
+    /// --resign`, asked after every move for either side.
+    pub resign: ResignRule,
     pub hash_mb: usize,
     /// The net the games are played with (None: the classical evaluation), for a next generation of data.
     pub net: Option<Arc<Network>>,
@@ -56,7 +58,8 @@ struct Game {
     winner: Option<Color>,
 }
 
-/// Plays one game from its own seed; `None` when the stop flag ended it early.
+/// Plays one game from its own seed; `None` when the stop flag ended it early (or its random plies could not be
+/// drawn, which a start position never causes).
 fn play_game<V: GameEval>(
     searcher: &mut Searcher,
     cfg: &SelfplayConfig,
@@ -64,24 +67,15 @@ fn play_game<V: GameEval>(
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Option<Game> {
     let mut rng = SplitMix64::new(mix(cfg.seed ^ mix(u64::from(index) + 1)));
-    let mut pos;
-    // random opening plies, drawn again when they end the game
-    'opening: loop {
-        pos = Position::<V>::startpos();
-        for _ in 0..cfg.random_plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                continue 'opening;
-            }
-            pos.do_move(moves[rng.below(moves.len())]);
-        }
-        if pos.has_legal_move() {
-            break;
-        }
+    // the game's random plies; attempts without end, as the start position always leaves a way on
+    let mut pos = Position::<V>::startpos();
+    for m in random_plies(&pos.clone(), cfg.random_plies, &mut rng, usize::MAX)? {
+        pos.do_move(m);
     }
     searcher.clear();
     let mut records: Vec<Record> = Vec::new();
-    let mut streak = [0i32; 2];
+    // each side's scores of its own moves, for the resignation rule
+    let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
     let winner = 'game: {
         for _ in 0..cfg.max_plies {
             if stop() {
@@ -129,21 +123,14 @@ fn play_game<V: GameEval>(
                 rec.ply = pos.game_ply().min(u16::MAX as usize) as u16;
                 records.push(rec);
             }
-            // adjudication: each side's run of scores saying it has won (positive) or lost (negative); the game
-            // ends when the side to move's last moves all say it is lost and the opponent's all say it has won
+            // adjudication: unlike a match, either side may be the loser here, since no record must read like
+            // a resignation by the side to move
             let side = us.index();
-            streak[side] = if r.score >= cfg.adjudicate_score {
-                streak[side].max(0) + 1
-            } else if r.score <= -cfg.adjudicate_score {
-                streak[side].min(0) - 1
-            } else {
-                0
-            };
-            let n = cfg.adjudicate_count as i32;
-            if streak[side] <= -n && streak[1 - side] >= n {
+            scores[side].push(Some(r.score));
+            if cfg.resign.loses(&scores[side], &scores[1 - side]) {
                 break 'game Some(!us);
             }
-            if streak[side] >= n && streak[1 - side] <= -n {
+            if cfg.resign.loses(&scores[1 - side], &scores[side]) {
                 break 'game Some(us);
             }
             if wide {

@@ -14,7 +14,8 @@
 //!   `--random-plies` random legal plies ([`openings`]). `hayate openings` writes a file of level openings
 //!   ([`balanced`]).
 //! - Judging ([`judge`], [`play`]): every move is checked with Hayate's rules core; see [`judge::Reason`] for the
-//!   endings, and [`adjudication`] for `--resign` and `--draw`.
+//!   endings; [`adjudication`] reads the engines' scores for `--resign` and `--draw`, whose rules are the host's
+//!   ([`crate::host::adjudication`]).
 //! - Statistics ([`stats`]): W-D-L, score, logistic Elo with its 95% interval, LOS, draw ratio, pair
 //!   (pentanomial) counts and the SPRT — trinomial by default, `model=pentanomial` optional (fastchess's GSPRT,
 //!   logistic Elo). When the SPRT decides, no new game starts; games already running finish and count.

@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 use crate::rules::piece::Color;
 use crate::Variant;
 
-use super::adjudication::{info_score, DrawRule, ResignRule};
+use super::adjudication::info_score;
+use crate::host::adjudication::{DrawRule, ResignRule};
 use super::engine::{Engine, Failure, Polled};
 use super::judge::{Judge, Outcome, Reason};
 use super::time_control::{go_command, TimeControl};
