@@ -315,7 +315,7 @@ pub fn run_match(args: &MatchArgs, matches: &ArgMatches) -> ExitCode {
 fn verify(args: &MatchArgs, path: &Path) -> ExitCode {
     let mut file = path.to_path_buf();
     if file.is_dir() {
-        file.push(hayate::matches::GAMES_FILE);
+        file.push(hayate::host::records::GAMES_FILE);
     }
     let text = match std::fs::read_to_string(&file) {
         Ok(t) => t,

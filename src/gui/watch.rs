@@ -1,5 +1,5 @@
 //! Watching recorded games: a `games.txt` of `hayate match` (its `--out` folder, or the file) with the live
-//! records of the games in progress beside it (`live/<n>.txt`, see [`crate::matches::records`]), or one CSA, KIF
+//! records of the games in progress beside it (`live/<n>.txt`, see [`crate::host::records`]), or one CSA, KIF
 //! or KI2 record.
 //! A [`Watcher`] reads them again when asked (the session asks every few hundred milliseconds), so that the games
 //! of a running match grow move by move and move to the finished ones as they end. Each game is replayed by the
@@ -11,8 +11,7 @@ use std::time::SystemTime;
 use super::formats;
 use super::protocol::WatchedGame;
 use super::record::{Ending, Record};
-use crate::matches::records::{LiveGame, RecordLine, LIVE_DIR};
-use crate::matches::GAMES_FILE;
+use crate::host::records::{LiveGame, RecordLine, GAMES_FILE, LIVE_DIR};
 use crate::rules::notation::header::decode;
 use crate::rules::notation::kif::looks_like_kif;
 use crate::GameKind;
@@ -145,8 +144,8 @@ fn live_texts(path: &Path) -> Vec<String> {
 
 fn live_game(g: &LiveGame) -> Result<Game, String> {
     let mut game = line_game(&RecordLine {
-        outcome: crate::matches::judge::Outcome::Draw,
-        reason: crate::matches::judge::Reason::MaxPlies,
+        outcome: crate::host::judge::Outcome::Draw,
+        reason: crate::host::judge::Reason::MaxPlies,
         start_sfen: g.start_sfen.clone(),
         moves: g.moves.clone(),
     })?;

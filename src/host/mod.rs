@@ -7,13 +7,18 @@
 //! halt and reporter, and `lock_searcher`), the stdin reader thread ([`reader`]), `truncate` for error messages,
 //! and the rules that end a game early by the scores ([`adjudication`], for matches and self-play). The binary
 //! reads the first line through [`reader`] and chooses the protocol from it.
+//!
+//! What hosting other engines shares with the GUI: the referee ([`judge`]: every move and ending judged with the
+//! rules core) and the record formats ([`records`]: games.txt lines, live records, replay checking, CSA).
 
 pub mod adjudication;
 mod game;
 pub(crate) mod job;
+pub mod judge;
 mod options;
 mod output;
 pub mod reader;
+pub mod records;
 mod shard;
 
 pub(crate) use game::with_game;

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 
-use super::judge::Judge;
+use crate::host::judge::Judge;
 use super::openings::{with_random_plies, Opening};
 use crate::engine::eval::GameEval;
 use crate::engine::nnue::Network;

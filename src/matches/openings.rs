@@ -9,7 +9,7 @@ use crate::rules::random_plies::random_plies;
 use crate::rules::rng::{mix, SplitMix64};
 use crate::{Position, Variant};
 
-use super::judge::Judge;
+use crate::host::judge::Judge;
 
 /// An opening: a start SFEN and moves to play from it.
 #[derive(Clone, Debug, PartialEq, Eq)]

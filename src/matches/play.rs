@@ -9,7 +9,8 @@ use crate::Variant;
 use super::adjudication::info_score;
 use crate::host::adjudication::{DrawRule, ResignRule};
 use super::engine::{Engine, Failure, Polled};
-use super::judge::{Judge, Outcome, Reason};
+use crate::host::judge::{Judge, Outcome, Reason};
+use crate::host::records::RecordLine;
 use super::time_control::{go_command, TimeControl};
 
 /// Limits of one game besides the time controls.
@@ -42,6 +43,18 @@ pub struct GameRecord {
     pub failed: [bool; 2],
     /// When the game started (KIF's 開始日時).
     pub started: std::time::SystemTime,
+}
+
+impl GameRecord {
+    /// The game's line in `games.txt`.
+    pub fn line(&self) -> RecordLine {
+        RecordLine {
+            outcome: self.outcome,
+            reason: self.reason,
+            start_sfen: self.start_sfen.clone(),
+            moves: self.moves.clone(),
+        }
+    }
 }
 
 /// A game in progress as it stands after a move, for whoever watches it.

@@ -11,7 +11,7 @@ use super::engine::Engine;
 use super::interrupt;
 use super::openings;
 use super::progress::{self, progress_bar};
-use super::records::{RecordFiles, RecordLine};
+use super::record_files::RecordFiles;
 use super::tally::{summary_lines, FinishedGame, MatchSummary, Tally};
 use super::worker::{Message, Shared, Worker};
 use super::{MatchConfig, Report};
@@ -211,7 +211,7 @@ impl<V: Variant> Collector<'_, V> {
         let players = [names[g.sente].as_str(), names[1 - g.sente].as_str()];
         self.records.add::<V>(
             g.index,
-            &RecordLine::of(&g.record),
+            &g.record.line(),
             players,
             &g.record.times_ms,
             Some(g.record.started),

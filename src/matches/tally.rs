@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::rules::piece::Color;
 
-use super::judge::{Outcome, Reason};
+use crate::host::judge::{Outcome, Reason};
 use super::play::GameRecord;
 use super::stats::{self, Penta, SprtConfig, SprtDecision, SprtModel, Wdl};
 use super::MatchConfig;

@@ -12,10 +12,10 @@ use crate::Variant;
 
 use super::engine::{Engine, Failure, StartError};
 use super::interrupt;
-use super::judge::{Judge, Outcome, Reason};
+use crate::host::judge::{Judge, Outcome, Reason};
 use super::openings::{self, Opening};
 use super::play::{play_game, GameRecord, Progress};
-use super::records::LiveGame;
+use crate::host::records::LiveGame;
 use super::tally::FinishedGame;
 use super::MatchConfig;
 

@@ -18,7 +18,7 @@ use super::record::{Ending, Record};
 use super::watch;
 use super::worker::{Event, Job, Worker};
 use crate::matches::engine::EngineSpec;
-use crate::matches::judge::{Outcome, Reason};
+use crate::host::judge::{Outcome, Reason};
 use crate::matches::time_control::TimeControl;
 use crate::rules::piece::Color;
 use crate::rules::truncate;
