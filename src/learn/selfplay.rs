@@ -17,7 +17,9 @@ use std::time::Instant;
 use super::record::{self, Record};
 use crate::engine::eval::GameEval;
 use crate::engine::nnue::Network;
-use crate::engine::search::{mate_in_moves, Info, Limits, Searcher, TimeOptions, MATE_BOUND};
+use crate::engine::search::{
+    mate_in_moves, Info, Limits, SearchResult, Searcher, TimeOptions, MATE_BOUND,
+};
 use crate::host::adjudication::ResignRule;
 use crate::host::Shard;
 use crate::rules::moves::Move;
@@ -90,39 +92,14 @@ fn play_game<V: GameEval>(
                 };
             }
             let wide = rng.below(1_000_000) < (cfg.random_move_rate * 1e6) as usize;
-            let lines: Mutex<Vec<(usize, i32, Move)>> = Mutex::new(Vec::new());
-            let limits = Limits {
-                nodes: Some(cfg.nodes),
-                multipv: if wide { cfg.multipv } else { 1 },
-                ..Limits::default()
-            };
-            let on_info = |i: &Info| {
-                if !i.progress_only && !i.pv.is_empty() {
-                    if let Ok(mut l) = lines.lock() {
-                        l.retain(|x| x.0 != i.multipv);
-                        l.push((i.multipv, i.score, i.pv[0]));
-                    }
-                }
-            };
-            let r = searcher.search(&pos, &limits, &TimeOptions::default(), &on_info);
+            let (r, lines) = search_move(searcher, &pos, cfg, wide);
             let Some(mut best) = r.best else {
                 break 'game Some(!us);
             };
             if let Some(n) = mate_in_moves(r.score) {
                 break 'game Some(if n > 0 { us } else { !us });
             }
-            // quiet: not in check, and the chosen move neither captures nor promotes, so that the score is
-            // close to what a static evaluation can know
-            let quiet = !pos.in_check()
-                && (best.is_drop() || pos.piece_at(best.to()).is_none())
-                && !best.is_promotion();
-            if quiet && r.score.abs() < MATE_BOUND.min(i16::MAX as i32) {
-                let mut rec = Record::from_position(&pos);
-                rec.score = r.score as i16;
-                rec.game = index;
-                rec.ply = pos.game_ply().min(u16::MAX as usize) as u16;
-                records.push(rec);
-            }
+            records.extend(quiet_record(&pos, best, r.score, index));
             // adjudication: unlike a match, either side may be the loser here, since no record must read like
             // a resignation by the side to move
             let side = us.index();
@@ -134,15 +111,7 @@ fn play_game<V: GameEval>(
                 break 'game Some(us);
             }
             if wide {
-                let l = lines.lock().map(|l| l.clone()).unwrap_or_default();
-                let top = l.iter().map(|x| x.1).max().unwrap_or(r.score);
-                let near: Vec<Move> = l
-                    .iter()
-                    .filter(|x| x.1 >= top - cfg.random_move_margin && x.1.abs() < MATE_BOUND)
-                    .map(|x| x.2)
-                    .collect();
-                if !near.is_empty() {
-                    let m = near[rng.below(near.len())];
+                if let Some(m) = random_near(&lines, r.score, cfg, &mut rng) {
                     if pos.is_legal(m) {
                         best = m;
                     }
@@ -160,6 +129,66 @@ fn play_game<V: GameEval>(
         };
     }
     Some(Game { records, winner })
+}
+
+/// The search of one move at the run's nodes: its result, and with `wide` the first move and score of each
+/// MultiPV line (by line number), as the last reports gave them.
+fn search_move<V: GameEval>(
+    searcher: &mut Searcher,
+    pos: &Position<V>,
+    cfg: &SelfplayConfig,
+    wide: bool,
+) -> (SearchResult, Vec<(usize, i32, Move)>) {
+    let lines: Mutex<Vec<(usize, i32, Move)>> = Mutex::new(Vec::new());
+    let limits = Limits {
+        nodes: Some(cfg.nodes),
+        multipv: if wide { cfg.multipv } else { 1 },
+        ..Limits::default()
+    };
+    let on_info = |i: &Info| {
+        if !i.progress_only && !i.pv.is_empty() {
+            if let Ok(mut l) = lines.lock() {
+                l.retain(|x| x.0 != i.multipv);
+                l.push((i.multipv, i.score, i.pv[0]));
+            }
+        }
+    };
+    let r = searcher.search(pos, &limits, &TimeOptions::default(), &on_info);
+    let lines = lines.into_inner().unwrap_or_default();
+    (r, lines)
+}
+
+/// The record of `pos` with the search's score when it is quiet: not in check, and the chosen move neither
+/// captures nor promotes, so that the score is close to what a static evaluation can know.
+fn quiet_record<V: GameEval>(pos: &Position<V>, best: Move, score: i32, game: u32) -> Option<Record> {
+    let quiet = !pos.in_check()
+        && (best.is_drop() || pos.piece_at(best.to()).is_none())
+        && !best.is_promotion();
+    if !quiet || score.abs() >= MATE_BOUND.min(i16::MAX as i32) {
+        return None;
+    }
+    let mut rec = Record::from_position(pos);
+    rec.score = score as i16;
+    rec.game = game;
+    rec.ply = pos.game_ply().min(u16::MAX as usize) as u16;
+    Some(rec)
+}
+
+/// One of the MultiPV lines' moves scoring within the margin of the best (mates left out), drawn from `rng`;
+/// None when there is none (and then nothing is drawn).
+fn random_near(
+    lines: &[(usize, i32, Move)],
+    score: i32,
+    cfg: &SelfplayConfig,
+    rng: &mut SplitMix64,
+) -> Option<Move> {
+    let top = lines.iter().map(|x| x.1).max().unwrap_or(score);
+    let near: Vec<Move> = lines
+        .iter()
+        .filter(|x| x.1 >= top - cfg.random_move_margin && x.1.abs() < MATE_BOUND)
+        .map(|x| x.2)
+        .collect();
+    (!near.is_empty()).then(|| near[rng.below(near.len())])
 }
 
 /// What a finished run did.
