@@ -30,7 +30,7 @@ const LAYERS: &[&[&str]] = &[
 const FRONT_ENDS: &[&str] = &["usi", "xboard", "gui"];
 
 /// The binary's files: one level, whose files may use each other (`cli/mod.rs` lists the subcommands of the
-/// others, which take its clap `Game` type).
+/// others, which take its clap `GameArg` type).
 const BINARY: &[&str] = &["cli", "main"];
 
 /// What `lib.rs` re-exports at the crate root, all from `rules`.

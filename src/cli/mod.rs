@@ -65,15 +65,15 @@ pub enum Command {
 
 /// A game on the command line: the names and aliases are [`GameKind`]'s, listed in `--help`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Game(pub GameKind);
+pub struct GameArg(pub GameKind);
 
-const GAMES: [Game; 3] = [
-    Game(GameKind::ALL[0]),
-    Game(GameKind::ALL[1]),
-    Game(GameKind::ALL[2]),
+const GAMES: [GameArg; 3] = [
+    GameArg(GameKind::ALL[0]),
+    GameArg(GameKind::ALL[1]),
+    GameArg(GameKind::ALL[2]),
 ];
 
-impl ValueEnum for Game {
+impl ValueEnum for GameArg {
     fn value_variants<'a>() -> &'a [Self] {
         &GAMES
     }
@@ -92,7 +92,7 @@ pub struct MatchArgs {
     pub engines: Vec<String>,
     /// The game.
     #[arg(long, value_enum, ignore_case = true, default_value = GameKind::Shogi.name())]
-    pub variant: Game,
+    pub variant: GameArg,
     /// Number of games (the most, with --sprt).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub games: u64,

@@ -26,7 +26,7 @@ const MAX_LIVE_FILE: u64 = 1 << 20;
 
 /// One game of the file: the game at its start, all its moves, and the ending the record gives.
 #[derive(Clone)]
-pub struct Game {
+pub struct FileGame {
     pub start: Record,
     pub moves: Vec<String>,
     pub ending: Option<Ending>,
@@ -43,10 +43,10 @@ pub struct Watcher {
     path: PathBuf,
     /// The record file's length and modification time when it was last parsed.
     stamp: Option<(u64, Option<SystemTime>)>,
-    finished: Vec<Result<Game, String>>,
+    finished: Vec<Result<FileGame, String>>,
     /// The live files' texts when they were last read, and their games.
     live_texts: Vec<String>,
-    live: Vec<Game>,
+    live: Vec<FileGame>,
 }
 
 impl Watcher {
@@ -77,7 +77,7 @@ impl Watcher {
             changed = true;
         }
         if changed || texts != self.live_texts {
-            let mut live: Vec<(usize, Game)> = texts
+            let mut live: Vec<(usize, FileGame)> = texts
                 .iter()
                 .filter_map(|t| {
                     let g = LiveGame::parse(t).ok()?;
@@ -94,7 +94,7 @@ impl Watcher {
     }
 
     /// Every game, the record file's first.
-    pub fn games(&self) -> Vec<Result<&Game, &String>> {
+    pub fn games(&self) -> Vec<Result<&FileGame, &String>> {
         self.finished
             .iter()
             .map(Result::as_ref)
@@ -142,7 +142,7 @@ fn live_texts(path: &Path) -> Vec<String> {
     texts
 }
 
-fn live_game(g: &LiveGame) -> Result<Game, String> {
+fn live_game(g: &LiveGame) -> Result<FileGame, String> {
     let mut game = line_game(&RecordLine {
         outcome: crate::host::judge::Outcome::Draw,
         reason: crate::host::judge::Reason::MaxPlies,
@@ -184,7 +184,7 @@ fn read(path: &Path) -> Result<String, String> {
 }
 
 /// Every game of the file, each replayed and checked; a game the rules reject is listed with its error.
-fn games(path: &Path) -> Result<Vec<Result<Game, String>>, String> {
+fn games(path: &Path) -> Result<Vec<Result<FileGame, String>>, String> {
     let text = read(path)?;
     if looks_like_kif(&text)
         || text
@@ -207,11 +207,11 @@ fn games(path: &Path) -> Result<Vec<Result<Game, String>>, String> {
         .collect())
 }
 
-fn csa_game(text: &str) -> Result<Game, String> {
+fn csa_game(text: &str) -> Result<FileGame, String> {
     let full = formats::import(text, GameKind::Shogi)?;
     let mut start = full.clone();
     start.take_back(full.moves.len());
-    Ok(Game {
+    Ok(FileGame {
         start,
         ending: full.ending,
         moves: full.moves,
@@ -221,7 +221,7 @@ fn csa_game(text: &str) -> Result<Game, String> {
     })
 }
 
-fn line_game(rec: &RecordLine) -> Result<Game, String> {
+fn line_game(rec: &RecordLine) -> Result<FileGame, String> {
     let kind = crate::host::Game::start(GameKind::Shogi)
         .parse_sfen(&rec.start_sfen)
         .map_err(|e| format!("bad SFEN: {e}"))?
@@ -229,7 +229,7 @@ fn line_game(rec: &RecordLine) -> Result<Game, String> {
     let start = Record::new(kind, Some(&rec.start_sfen))?;
     // every move must be legal; the whole game is checked once here
     start.with_moves(rec.moves.iter().map(String::as_str))?;
-    Ok(Game {
+    Ok(FileGame {
         start,
         moves: rec.moves.clone(),
         ending: Some(Ending {
@@ -243,7 +243,7 @@ fn line_game(rec: &RecordLine) -> Result<Game, String> {
 }
 
 /// The list the page shows.
-pub fn summaries(games: &[Result<&Game, &String>]) -> Vec<WatchedGame> {
+pub fn summaries(games: &[Result<&FileGame, &String>]) -> Vec<WatchedGame> {
     games
         .iter()
         .map(|g| match g {
@@ -271,7 +271,7 @@ pub fn summaries(games: &[Result<&Game, &String>]) -> Vec<WatchedGame> {
 
 /// The game at `ply`; at its last ply with the record's ending (resignation, time, ...) when the rules did
 /// not end it themselves.
-pub fn at_ply(game: &Game, ply: usize) -> Result<Record, String> {
+pub fn at_ply(game: &FileGame, ply: usize) -> Result<Record, String> {
     if ply > game.moves.len() {
         return Err(format!(
             "the game has {} plies, not {ply}",
@@ -288,7 +288,7 @@ pub fn at_ply(game: &Game, ply: usize) -> Result<Record, String> {
 }
 
 /// The evaluation graph's points up to `ply`: the score of the move played from each ply.
-pub fn evals(game: &Game, ply: usize) -> Vec<Option<i32>> {
+pub fn evals(game: &FileGame, ply: usize) -> Vec<Option<i32>> {
     (0..=ply)
         .map(|i| game.scores.get(i).copied().flatten())
         .collect()

@@ -54,7 +54,7 @@ pub struct SelfplayConfig {
 }
 
 /// One finished game's records.
-struct Game {
+struct PlayedGame {
     records: Vec<Record>,
     /// The winner, None for a draw.
     winner: Option<Color>,
@@ -67,7 +67,7 @@ fn play_game<V: GameEval>(
     cfg: &SelfplayConfig,
     index: u32,
     stop: &(dyn Fn() -> bool + Sync),
-) -> Option<Game> {
+) -> Option<PlayedGame> {
     let mut rng = SplitMix64::new(mix(cfg.seed ^ mix(u64::from(index) + 1)));
     // the game's random plies; attempts without end, as the start position always leaves a way on
     let mut pos = Position::<V>::startpos();
@@ -128,7 +128,7 @@ fn play_game<V: GameEval>(
             Some(_) => 0,
         };
     }
-    Some(Game { records, winner })
+    Some(PlayedGame { records, winner })
 }
 
 /// The search of one move at the run's nodes: its result, and with `wide` the first move and score of each
@@ -215,7 +215,7 @@ pub fn run<V: GameEval>(
     // the shard's games in order, going on after the highest game the file holds
     let next = AtomicU64::new(cfg.shard.first_at_least(u64::from(file.next_game)));
     let start = Instant::now();
-    let (tx, rx) = mpsc::channel::<Game>();
+    let (tx, rx) = mpsc::channel::<PlayedGame>();
     let mut sum = SelfplaySummary::default();
     let done = std::sync::atomic::AtomicBool::new(false);
     let mut result = Ok(());

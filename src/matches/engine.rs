@@ -134,7 +134,7 @@ pub enum Polled {
 }
 
 /// A running engine process.
-pub struct Engine {
+pub struct EngineProcess {
     child: Child,
     input: Sender<String>,
     events: Receiver<Event>,
@@ -249,7 +249,7 @@ fn spawn_stderr_drain(
     tail
 }
 
-impl Engine {
+impl EngineProcess {
     /// Starts the process and completes the handshake: `usi`/`usiok`, the variant options, the options of the
     /// spec, `isready`/`readyok`, all within `timeout`.
     ///
@@ -260,11 +260,11 @@ impl Engine {
         variant: GameKind,
         label: &str,
         timeout: Duration,
-    ) -> Result<Engine, StartError> {
-        Engine::start_cancellable(spec, variant, label, timeout, None)
+    ) -> Result<EngineProcess, StartError> {
+        EngineProcess::start_cancellable(spec, variant, label, timeout, None)
     }
 
-    /// [`Engine::start`], whose waits (the handshake's and every later one) end as interrupted once `cancel`
+    /// [`EngineProcess::start`], whose waits (the handshake's and every later one) end as interrupted once `cancel`
     /// is set.
     pub fn start_cancellable(
         spec: &EngineSpec,
@@ -272,7 +272,7 @@ impl Engine {
         label: &str,
         timeout: Duration,
         cancel: Option<Arc<AtomicBool>>,
-    ) -> Result<Engine, StartError> {
+    ) -> Result<EngineProcess, StartError> {
         let mut cmd = Command::new(&spec.cmd);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -290,7 +290,7 @@ impl Engine {
             let _ = child.wait();
             return Err(StartError::Spawn(io::Error::other("no pipes")));
         };
-        let mut engine = Engine {
+        let mut engine = EngineProcess {
             input: spawn_writer(stdin, label.to_string()),
             events: spawn_reader(stdout, label.to_string()),
             stderr_tail: spawn_stderr_drain(stderr, label.to_string()),
@@ -439,7 +439,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();

@@ -8,7 +8,7 @@ use crate::Variant;
 
 use super::adjudication::info_score;
 use crate::host::adjudication::{DrawRule, ResignRule};
-use super::engine::{Engine, Failure, Polled};
+use super::engine::{EngineProcess, Failure, Polled};
 use crate::host::judge::{Judge, Outcome, Reason};
 use crate::host::records::RecordLine;
 use super::time_control::{go_command, TimeControl};
@@ -82,7 +82,7 @@ enum Reply {
 
 /// Sends the position and `go`, and reads until `bestmove` or `limit`; after `limit` sends `stop` and waits `grace`
 /// more.
-fn ask(engine: &mut Engine, position: &str, go: &str, limit: Duration, grace: Duration) -> Reply {
+fn ask(engine: &mut EngineProcess, position: &str, go: &str, limit: Duration, grace: Duration) -> Reply {
     engine.send(position);
     // the clock starts before `go` is written: started after, a runner descheduled between the two would miss
     // part of the engine's thinking (a fake engine's 30 ms was once measured as 29)
@@ -124,7 +124,7 @@ fn ask(engine: &mut Engine, position: &str, go: &str, limit: Duration, grace: Du
 /// gets `gameover`. Ok(None) when the match is being stopped: the game is abandoned, and the caller kills the
 /// engines. `on_move` gets the game once before the first move and after each.
 pub fn play_game<V: Variant>(
-    engines: [&mut Engine; 2],
+    engines: [&mut EngineProcess; 2],
     tcs: [TimeControl; 2],
     start_sfen: &str,
     opening: &[String],
@@ -256,7 +256,7 @@ impl<V: Variant> Playing<V> {
     /// resignation, a declaration, or an illegal move end the game.
     fn engine_move(
         &mut self,
-        engine: &mut Engine,
+        engine: &mut EngineProcess,
         limits: &GameLimits,
         on_move: &mut OnMove<'_>,
     ) -> Step {

@@ -79,7 +79,7 @@ pub struct Session {
     watcher: Option<watch::Watcher>,
     last_watch_poll: Instant,
     /// The watched game shown: its index in the file and the game itself.
-    watched: Option<(usize, watch::Game)>,
+    watched: Option<(usize, watch::FileGame)>,
 }
 
 impl Session {
