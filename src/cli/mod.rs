@@ -20,7 +20,7 @@ use clap::builder::PossibleValue;
 use clap::{ArgAction, ArgMatches, Args, Parser, Subcommand, ValueEnum};
 
 use hayate::host::adjudication::{DrawRule, DrawWord, ResignRule, ResignWord, RuleError};
-use hayate::matches::engine::EngineSpec;
+use hayate::matches::engine::{EngineSpec, EngineSpecError};
 use hayate::matches::stats::{SprtConfig, SprtError, SprtWord};
 use hayate::matches::time_control::TimeControl;
 use hayate::GameKind;
@@ -173,7 +173,7 @@ pub fn run_gui(args: &GuiArgs, matches: &ArgMatches) -> ExitCode {
     for words in engine_groups(matches, "gui") {
         match EngineSpec::parse(&words) {
             Ok(s) => engines.push(s),
-            Err(e) => return fail(e),
+            Err(e) => return fail(e.to_string()),
         }
     }
     debug_assert_eq!(args.engines.is_empty(), engines.is_empty());
@@ -265,7 +265,7 @@ pub enum MatchArgError {
     #[error("a match needs exactly two --engine options, not {0}")]
     EngineCount(usize),
     #[error("{0}")]
-    Engine(String),
+    Engine(EngineSpecError),
     #[error("engine {0} has no time control: give --tc <spec> or tc=<spec> in its --engine")]
     NoTimeControl(usize),
     #[error("--sprt: {0}")]

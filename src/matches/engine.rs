@@ -37,32 +37,46 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
 }
 
+/// Why the words of one `--engine` make no engine.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineSpecError {
+    #[error("--engine: '{0}' is not key=value")]
+    NotKeyValue(String),
+    /// `tc=` with a time control `TimeControl::parse` refused, with its message.
+    #[error("--engine tc: {0}")]
+    TimeControl(String),
+    #[error("--engine: unknown key '{0}'")]
+    UnknownKey(String),
+    #[error("--engine needs cmd=<path>")]
+    NoCommand,
+}
+
 impl EngineSpec {
     /// Parses the `key=value` words of one `--engine`.
-    pub fn parse(words: &[String]) -> Result<Self, String> {
+    pub fn parse(words: &[String]) -> Result<Self, EngineSpecError> {
         let mut spec = EngineSpec::default();
         for w in words {
             let (k, v) = w
                 .split_once('=')
-                .ok_or_else(|| format!("--engine: '{w}' is not key=value"))?;
+                .ok_or_else(|| EngineSpecError::NotKeyValue(w.clone()))?;
             match k {
                 "cmd" => spec.cmd = v.to_string(),
                 "arg" => spec.args.push(v.to_string()),
                 "dir" => spec.dir = Some(PathBuf::from(v)),
                 "name" => spec.name = Some(v.to_string()),
                 "tc" => {
-                    spec.tc = Some(TimeControl::parse(v).map_err(|e| format!("--engine tc: {e}"))?)
+                    spec.tc = Some(TimeControl::parse(v).map_err(EngineSpecError::TimeControl)?)
                 }
                 _ => match k.strip_prefix("option.") {
                     Some(name) if !name.is_empty() && !name.contains(char::is_whitespace) => {
                         spec.options.push((name.to_string(), v.to_string()))
                     }
-                    _ => return Err(format!("--engine: unknown key '{k}'")),
+                    _ => return Err(EngineSpecError::UnknownKey(k.to_string())),
                 },
             }
         }
         if spec.cmd.is_empty() {
-            return Err("--engine needs cmd=<path>".into());
+            return Err(EngineSpecError::NoCommand);
         }
         Ok(spec)
     }
@@ -474,9 +488,10 @@ mod tests {
             ]
         );
         assert_eq!(s.fallback_name(), "eng");
-        assert!(EngineSpec::parse(&w(&["name=A"])).is_err());
-        assert!(EngineSpec::parse(&w(&["cmd=x", "bogus"])).is_err());
-        assert!(EngineSpec::parse(&w(&["cmd=x", "option.=3"])).is_err());
+        let err = |words: &[&str]| EngineSpec::parse(&w(words)).unwrap_err().to_string();
+        assert_eq!(err(&["name=A"]), "--engine needs cmd=<path>");
+        assert_eq!(err(&["cmd=x", "bogus"]), "--engine: 'bogus' is not key=value");
+        assert_eq!(err(&["cmd=x", "option.=3"]), "--engine: unknown key 'option.'");
         // a value may hold '=' and spaces
         let s = EngineSpec::parse(&w(&["cmd=x", "option.EvalDir=a=b c"])).unwrap();
         assert_eq!(s.options[0].1, "a=b c");
@@ -490,7 +505,10 @@ mod tests {
                 byoyomi_ms: 300
             })
         );
-        assert!(EngineSpec::parse(&w(&["cmd=x", "tc=3s"])).is_err());
+        assert!(matches!(
+            EngineSpec::parse(&w(&["cmd=x", "tc=3s"])),
+            Err(EngineSpecError::TimeControl(_))
+        ));
     }
 
     #[test]
