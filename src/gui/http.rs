@@ -126,7 +126,10 @@ fn head_or_refusal(stream: &mut TcpStream) -> Option<(Vec<u8>, Vec<u8>)> {
 
 /// The value of header `name` when the request has at most one. The access checks read one Host and one Origin;
 /// with two, a proxy or browser in between might have judged the request by the other one.
-fn single_header<'h>(headers: &[httparse::Header<'h>], name: &str) -> Result<Option<&'h str>, String> {
+fn single_header<'h>(
+    headers: &[httparse::Header<'h>],
+    name: &str,
+) -> Result<Option<&'h str>, String> {
     let mut values = headers.iter().filter(|h| h.name.eq_ignore_ascii_case(name));
     match (values.next(), values.next()) {
         (None, _) => Ok(None),

@@ -119,7 +119,11 @@ impl Drop for Worker {
 }
 
 /// Runs jobs until the handle is dropped; Err when the engine failed.
-fn serve(mut engine: EngineProcess, jobs: &Receiver<Job>, send: &dyn Fn(Event)) -> Result<(), String> {
+fn serve(
+    mut engine: EngineProcess,
+    jobs: &Receiver<Job>,
+    send: &dyn Fn(Event),
+) -> Result<(), String> {
     let mut queue = VecDeque::new();
     loop {
         let job = match queue.pop_front() {

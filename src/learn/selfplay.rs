@@ -160,7 +160,12 @@ fn search_move<V: GameEval>(
 
 /// The record of `pos` with the search's score when it is quiet: not in check, and the chosen move neither
 /// captures nor promotes, so that the score is close to what a static evaluation can know.
-fn quiet_record<V: GameEval>(pos: &Position<V>, best: Move, score: i32, game: u32) -> Option<Record> {
+fn quiet_record<V: GameEval>(
+    pos: &Position<V>,
+    best: Move,
+    score: i32,
+    game: u32,
+) -> Option<Record> {
     let quiet = !pos.in_check()
         && (best.is_drop() || pos.piece_at(best.to()).is_none())
         && !best.is_promotion();

@@ -490,8 +490,14 @@ mod tests {
         assert_eq!(s.fallback_name(), "eng");
         let err = |words: &[&str]| EngineSpec::parse(&w(words)).unwrap_err().to_string();
         assert_eq!(err(&["name=A"]), "--engine needs cmd=<path>");
-        assert_eq!(err(&["cmd=x", "bogus"]), "--engine: 'bogus' is not key=value");
-        assert_eq!(err(&["cmd=x", "option.=3"]), "--engine: unknown key 'option.'");
+        assert_eq!(
+            err(&["cmd=x", "bogus"]),
+            "--engine: 'bogus' is not key=value"
+        );
+        assert_eq!(
+            err(&["cmd=x", "option.=3"]),
+            "--engine: unknown key 'option.'"
+        );
         // a value may hold '=' and spaces
         let s = EngineSpec::parse(&w(&["cmd=x", "option.EvalDir=a=b c"])).unwrap();
         assert_eq!(s.options[0].1, "a=b c");

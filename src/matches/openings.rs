@@ -121,7 +121,10 @@ pub fn with_random_plies<V: Variant>(
         match judge.play(&move_to_usi::<V>(m)) {
             Ok(None) => {}
             Ok(Some((_, reason))) => {
-                return Err(format!("a generated move ended the game ({})", reason.as_str()))
+                return Err(format!(
+                    "a generated move ended the game ({})",
+                    reason.as_str()
+                ))
             }
             Err(e) => return Err(format!("a generated move was refused: {e}")),
         }

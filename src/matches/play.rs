@@ -7,11 +7,11 @@ use crate::rules::piece::Color;
 use crate::Variant;
 
 use super::adjudication::info_score;
-use crate::host::adjudication::{DrawRule, ResignRule};
 use super::engine::{EngineProcess, Failure, Polled};
+use super::time_control::{go_command, TimeControl};
+use crate::host::adjudication::{DrawRule, ResignRule};
 use crate::host::judge::{Judge, Outcome, Reason};
 use crate::host::records::RecordLine;
-use super::time_control::{go_command, TimeControl};
 
 /// Limits of one game besides the time controls.
 #[derive(Clone, Copy, Debug)]
@@ -82,7 +82,13 @@ enum Reply {
 
 /// Sends the position and `go`, and reads until `bestmove` or `limit`; after `limit` sends `stop` and waits `grace`
 /// more.
-fn ask(engine: &mut EngineProcess, position: &str, go: &str, limit: Duration, grace: Duration) -> Reply {
+fn ask(
+    engine: &mut EngineProcess,
+    position: &str,
+    go: &str,
+    limit: Duration,
+    grace: Duration,
+) -> Reply {
     engine.send(position);
     // the clock starts before `go` is written: started after, a runner descheduled between the two would miss
     // part of the engine's thinking (a fake engine's 30 ms was once measured as 29)

@@ -12,12 +12,12 @@ use crate::Variant;
 
 use super::engine::{EngineProcess, Failure, StartError};
 use super::interrupt;
-use crate::host::judge::{Judge, Outcome, Reason};
 use super::openings::{self, Opening};
 use super::play::{play_game, GameRecord, Progress};
-use crate::host::records::LiveGame;
 use super::tally::FinishedGame;
 use super::MatchConfig;
+use crate::host::judge::{Judge, Outcome, Reason};
+use crate::host::records::LiveGame;
 
 /// What a worker sends to the runner.
 pub(super) enum Message {

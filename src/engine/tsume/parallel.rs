@@ -12,7 +12,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use super::dfpn::{Abort, NodeResult, Parallel, DfpnSolver};
+use super::dfpn::{Abort, DfpnSolver, NodeResult, Parallel};
 use super::table::TableRef;
 use super::STACK_BYTES;
 use crate::engine::busy::BusyTable;

@@ -1,7 +1,7 @@
 //! A node's result once its loop ends: length and proof pieces of a proof, depth, disproof pieces and
 //! repetition dependence of a disproof, and where each is stored.
 
-use super::{dec, inc, Node, NodeResult, DfpnSolver, NO_REP};
+use super::{dec, inc, DfpnSolver, Node, NodeResult, NO_REP};
 use crate::engine::tsume::children::{evaluate, Child};
 use crate::engine::tsume::hands::HandBits;
 use crate::engine::tsume::moves::captured_kind;
