@@ -30,7 +30,7 @@ const LAYERS: &[&[&str]] = &[
 const FRONT_ENDS: &[&str] = &["usi", "xboard", "gui"];
 
 /// The binary's files: one level, whose files may use each other (`cli/mod.rs` lists the subcommands of the
-/// others, which take its clap `Game` type).
+/// others, which take its clap `GameArg` type).
 const BINARY: &[&str] = &["cli", "main"];
 
 /// What `lib.rs` re-exports at the crate root, all from `rules`.
@@ -51,29 +51,13 @@ const ROOT_REEXPORTS: &[&str] = &[
 /// Each must still be used: one that is no longer needed fails the test until it is taken off this list.
 const EXCEPTIONS: &[(&str, &str, &str)] = &[
     // The web GUI hosts engines as `hayate match` does: the same engine process (start, handshake, deadlines,
-    // crashes) with its specification, the same referee for the game on the page, the same records (games.txt
-    // lines, live records, CSA) for import, export and watching a match, and the same `--tc` parsing. Moving them
-    // below both (a records module, the engine process into the host) is more than this layering change; until
-    // then the GUI uses them where they are.
+    // crashes) with its specification and the same `--tc` parsing. Moving them into the host is more than this
+    // layering change; until then the GUI uses them where they are. (The referee and the record formats they
+    // also shared are the host's now: `host::judge`, `host::records`.)
     (
         "gui",
         "matches::engine",
         "the engine process and its spec, shared with `hayate match`",
-    ),
-    (
-        "gui",
-        "matches::judge",
-        "the match referee, which judges the game on the page",
-    ),
-    (
-        "gui",
-        "matches::records",
-        "games.txt lines, live records and CSA, shared with `hayate match`",
-    ),
-    (
-        "gui",
-        "matches::GAMES_FILE",
-        "the name of a match's record file, to watch a running match",
     ),
     (
         "gui",

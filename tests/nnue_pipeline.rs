@@ -36,8 +36,10 @@ fn selfplay_config(output: PathBuf, positions: u64) -> SelfplayConfig {
         multipv: 3,
         random_move_margin: 100,
         max_plies: 200,
-        adjudicate_score: 2500,
-        adjudicate_count: 3,
+        resign: hayate::host::adjudication::ResignRule {
+            score: 2500,
+            count: 3,
+        },
         hash_mb: 1,
         net: None,
         shard: hayate::host::Shard::WHOLE,

@@ -12,7 +12,7 @@
 
 use hayate::gui::formats::{export, import};
 use hayate::gui::record::Record;
-use hayate::matches::records::{LiveGame, RecordLine};
+use hayate::host::records::{LiveGame, RecordLine};
 use hayate::rules::notation::header::decode;
 use hayate::rules::notation::kif;
 use hayate::GameKind;

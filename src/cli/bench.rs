@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use hayate::engine::search::Searcher;
 use hayate::GameKind;
 
-use super::Game;
+use super::GameArg;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BenchGames(Option<GameKind>);
@@ -33,7 +33,7 @@ impl ValueEnum for BenchGames {
     }
     fn to_possible_value(&self) -> Option<PossibleValue> {
         match self.0 {
-            Some(g) => Game(g).to_possible_value(),
+            Some(g) => GameArg(g).to_possible_value(),
             None => Some(PossibleValue::new("all")),
         }
     }

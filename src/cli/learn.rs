@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::cli::Game;
+use crate::cli::GameArg;
+use hayate::host::adjudication::ResignRule;
 use hayate::learn::selfplay::{self, SelfplayConfig, SelfplaySummary};
 use hayate::matches::interrupt;
 use hayate::{with_variant, GameKind};
@@ -15,7 +16,7 @@ use hayate::{with_variant, GameKind};
 pub struct SelfplayArgs {
     /// The game.
     #[arg(long, value_enum, ignore_case = true, default_value = GameKind::Minishogi.name())]
-    pub variant: Game,
+    pub variant: GameArg,
     /// The data file; an existing one (of the same game) is appended to, its games numbered on.
     #[arg(long)]
     pub output: PathBuf,
@@ -101,8 +102,10 @@ pub fn run_selfplay(a: &SelfplayArgs) -> ExitCode {
         multipv: a.multipv.max(1),
         random_move_margin: a.random_move_margin,
         max_plies: a.max_plies,
-        adjudicate_score: a.adjudicate_score,
-        adjudicate_count: a.adjudicate_count.max(1),
+        resign: ResignRule {
+            score: a.adjudicate_score,
+            count: a.adjudicate_count.max(1),
+        },
         hash_mb: a.hash.max(1),
         net,
         shard: a.shard,
@@ -154,7 +157,7 @@ pub fn run_selfplay(a: &SelfplayArgs) -> ExitCode {
 pub struct TrainArgs {
     /// The game.
     #[arg(long, value_enum, ignore_case = true, default_value = GameKind::Minishogi.name())]
-    pub variant: Game,
+    pub variant: GameArg,
     /// Data files written by `hayate selfplay`.
     #[arg(long, required = true, num_args = 1..)]
     pub data: Vec<PathBuf>,
@@ -308,7 +311,7 @@ pub enum DataAction {
     /// For each file: its layout, records, games, distinct positions, results and plies.
     Info {
         #[arg(long, value_enum, ignore_case = true, default_value = GameKind::Minishogi.name())]
-        variant: Game,
+        variant: GameArg,
         #[arg(required = true, num_args = 1..)]
         files: Vec<PathBuf>,
     },
@@ -316,7 +319,7 @@ pub enum DataAction {
     /// holds: converts first-layout files, and joins shards or runs into one data set.
     Pack {
         #[arg(long, value_enum, ignore_case = true, default_value = GameKind::Minishogi.name())]
-        variant: Game,
+        variant: GameArg,
         #[arg(long)]
         output: PathBuf,
         #[arg(required = true, num_args = 1..)]

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::cli::Game;
+use crate::cli::GameArg;
 use hayate::engine::tsume::suite::{parse_suite, run_suite};
 use hayate::engine::tsume::{
     futile_rule, solve, tsume_position, DefenderHand, MateLimits, MateResult,
@@ -18,7 +18,7 @@ use hayate::{with_variant, GameKind};
 pub struct MateArgs {
     /// The game.
     #[arg(long, value_enum, ignore_case = true, default_value = GameKind::Shogi.name())]
-    pub variant: Game,
+    pub variant: GameArg,
     /// The problem (attacker to move; the attacker's king may be missing; a defender hand left out means "all
     /// remaining pieces").
     #[arg(long, required_unless_present = "suite", conflicts_with = "suite")]

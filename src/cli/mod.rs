@@ -19,8 +19,8 @@ use std::time::Duration;
 use clap::builder::PossibleValue;
 use clap::{ArgAction, ArgMatches, Args, Parser, Subcommand, ValueEnum};
 
-use hayate::matches::adjudication::{DrawRule, DrawWord, ResignRule, ResignWord, RuleError};
-use hayate::matches::engine::EngineSpec;
+use hayate::host::adjudication::{DrawRule, DrawWord, ResignRule, ResignWord, RuleError};
+use hayate::matches::engine::{EngineSpec, EngineSpecError};
 use hayate::matches::stats::{SprtConfig, SprtError, SprtWord};
 use hayate::matches::time_control::TimeControl;
 use hayate::GameKind;
@@ -65,15 +65,15 @@ pub enum Command {
 
 /// A game on the command line: the names and aliases are [`GameKind`]'s, listed in `--help`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Game(pub GameKind);
+pub struct GameArg(pub GameKind);
 
-const GAMES: [Game; 3] = [
-    Game(GameKind::ALL[0]),
-    Game(GameKind::ALL[1]),
-    Game(GameKind::ALL[2]),
+const GAMES: [GameArg; 3] = [
+    GameArg(GameKind::ALL[0]),
+    GameArg(GameKind::ALL[1]),
+    GameArg(GameKind::ALL[2]),
 ];
 
-impl ValueEnum for Game {
+impl ValueEnum for GameArg {
     fn value_variants<'a>() -> &'a [Self] {
         &GAMES
     }
@@ -92,7 +92,7 @@ pub struct MatchArgs {
     pub engines: Vec<String>,
     /// The game.
     #[arg(long, value_enum, ignore_case = true, default_value = GameKind::Shogi.name())]
-    pub variant: Game,
+    pub variant: GameArg,
     /// Number of games (the most, with --sprt).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub games: u64,
@@ -173,7 +173,7 @@ pub fn run_gui(args: &GuiArgs, matches: &ArgMatches) -> ExitCode {
     for words in engine_groups(matches, "gui") {
         match EngineSpec::parse(&words) {
             Ok(s) => engines.push(s),
-            Err(e) => return fail(e),
+            Err(e) => return fail(e.to_string()),
         }
     }
     debug_assert_eq!(args.engines.is_empty(), engines.is_empty());
@@ -265,7 +265,7 @@ pub enum MatchArgError {
     #[error("a match needs exactly two --engine options, not {0}")]
     EngineCount(usize),
     #[error("{0}")]
-    Engine(String),
+    Engine(EngineSpecError),
     #[error("engine {0} has no time control: give --tc <spec> or tc=<spec> in its --engine")]
     NoTimeControl(usize),
     #[error("--sprt: {0}")]
@@ -315,7 +315,7 @@ pub fn run_match(args: &MatchArgs, matches: &ArgMatches) -> ExitCode {
 fn verify(args: &MatchArgs, path: &Path) -> ExitCode {
     let mut file = path.to_path_buf();
     if file.is_dir() {
-        file.push(hayate::matches::GAMES_FILE);
+        file.push(hayate::host::records::GAMES_FILE);
     }
     let text = match std::fs::read_to_string(&file) {
         Ok(t) => t,

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::cli::Game;
+use crate::cli::GameArg;
 use hayate::matches::balanced::{self, BalancedConfig, Scorer};
 use hayate::matches::{interrupt, openings};
 use hayate::{with_variant, GameKind};
@@ -15,7 +15,7 @@ use hayate::{with_variant, GameKind};
 pub struct OpeningsArgs {
     /// The game.
     #[arg(long, value_enum, ignore_case = true, default_value = GameKind::Shogi.name())]
-    pub variant: Game,
+    pub variant: GameArg,
     /// The file written, one opening a line (`startpos moves ...`).
     #[arg(long)]
     pub output: PathBuf,

@@ -11,13 +11,13 @@ use hayate::rules::position::notation::move_to_usi;
 use hayate::rules::suite::{parse_suite, run_suite};
 use hayate::{with_variant, GameKind, Position, Variant};
 
-use super::Game;
+use super::GameArg;
 
 #[derive(Args, Debug)]
 pub struct PerftArgs {
     /// The game.
     #[arg(long, value_enum, ignore_case = true, default_value = GameKind::Shogi.name())]
-    pub variant: Game,
+    pub variant: GameArg,
     /// Start from this SFEN instead of the game's start position.
     #[arg(long)]
     pub sfen: Option<String>,

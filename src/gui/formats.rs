@@ -3,8 +3,8 @@
 //! by its shape; every position and move goes through the rules core ([`Record`]) before it replaces the game.
 
 use super::record::Record;
+use crate::host::records::{csa_text, RecordLine};
 use crate::host::Game;
-use crate::matches::records::{csa_text, RecordLine};
 use crate::rules::notation::ki2;
 use crate::rules::notation::kif::{self, KifGame};
 use crate::rules::piece::Color;
@@ -256,7 +256,7 @@ mod tests {
 
     mod properties {
         use super::*;
-        use crate::matches::judge::{Outcome, Reason};
+        use crate::host::judge::{Outcome, Reason};
         use proptest::prelude::*;
         use proptest::test_runner::Config;
 

@@ -29,22 +29,8 @@ enum HeadError {
 }
 
 pub fn handle(mut stream: TcpStream, ctx: &Context) {
-    let (head, rest) = match read_head(&mut stream, Instant::now() + HEAD_TIMEOUT) {
-        Ok(x) => x,
-        Err(HeadError::TooLong) => {
-            log::debug!("gui: refused a request head over {MAX_HEAD} bytes");
-            refuse_unread(&mut stream, 431, "request head too long");
-            return;
-        }
-        Err(HeadError::TimedOut) => {
-            log::debug!("gui: no request head within {HEAD_TIMEOUT:?}");
-            refuse_unread(&mut stream, 408, "request head not received in time");
-            return;
-        }
-        Err(HeadError::Gone(why)) => {
-            log::debug!("gui: no request head: {why}");
-            return;
-        }
+    let Some((head, rest)) = head_or_refusal(&mut stream) else {
+        return;
     };
     let mut headers = [httparse::EMPTY_HEADER; 64];
     let mut req = httparse::Request::new(&mut headers);
@@ -63,21 +49,7 @@ pub fn handle(mut stream: TcpStream, ctx: &Context) {
         );
         return;
     }
-    // The access checks read one Host and one Origin; with two, a proxy or browser in between might have
-    // judged the request by the other one.
-    let single = |name: &str| -> Result<Option<&str>, String> {
-        let mut values = req
-            .headers
-            .iter()
-            .filter(|h| h.name.eq_ignore_ascii_case(name));
-        match (values.next(), values.next()) {
-            (None, _) => Ok(None),
-            (Some(h), None) => std::str::from_utf8(h.value)
-                .map(Some)
-                .map_err(|_| format!("unreadable {name} header")),
-            (Some(_), Some(_)) => Err(format!("more than one {name} header")),
-        }
-    };
+    let single = |name: &str| single_header(req.headers, name);
     let (host, origin) = match (single("Host"), single("Origin")) {
         (Ok(h), Ok(o)) => (h, o),
         (Err(why), _) | (_, Err(why)) => {
@@ -127,6 +99,44 @@ pub fn handle(mut stream: TcpStream, ctx: &Context) {
     match assets::get(path) {
         Some(a) => respond(&mut stream, 200, a.content_type, a.body),
         None => respond(&mut stream, 404, "text/plain", b"not found"),
+    }
+}
+
+/// The request's head and what came after it, or None once a head that could not be read has been answered (or
+/// the client is gone).
+fn head_or_refusal(stream: &mut TcpStream) -> Option<(Vec<u8>, Vec<u8>)> {
+    match read_head(stream, Instant::now() + HEAD_TIMEOUT) {
+        Ok(x) => Some(x),
+        Err(HeadError::TooLong) => {
+            log::debug!("gui: refused a request head over {MAX_HEAD} bytes");
+            refuse_unread(stream, 431, "request head too long");
+            None
+        }
+        Err(HeadError::TimedOut) => {
+            log::debug!("gui: no request head within {HEAD_TIMEOUT:?}");
+            refuse_unread(stream, 408, "request head not received in time");
+            None
+        }
+        Err(HeadError::Gone(why)) => {
+            log::debug!("gui: no request head: {why}");
+            None
+        }
+    }
+}
+
+/// The value of header `name` when the request has at most one. The access checks read one Host and one Origin;
+/// with two, a proxy or browser in between might have judged the request by the other one.
+fn single_header<'h>(
+    headers: &[httparse::Header<'h>],
+    name: &str,
+) -> Result<Option<&'h str>, String> {
+    let mut values = headers.iter().filter(|h| h.name.eq_ignore_ascii_case(name));
+    match (values.next(), values.next()) {
+        (None, _) => Ok(None),
+        (Some(h), None) => std::str::from_utf8(h.value)
+            .map(Some)
+            .map_err(|_| format!("unreadable {name} header")),
+        (Some(_), Some(_)) => Err(format!("more than one {name} header")),
     }
 }
 

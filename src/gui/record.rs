@@ -1,7 +1,7 @@
 //! The game on the page: where it started and the moves since, judged by the match referee
 //! ([`Judge`]) so that the page, `hayate match` and the record files agree on every rule and every ending.
 
-use crate::matches::judge::{Judge, Outcome, Reason};
+use crate::host::judge::{Judge, Outcome, Reason};
 use crate::rules::moves::Move;
 use crate::rules::notation::japanese::{has_japanese_names, ki2_names};
 use crate::rules::piece::Color;

@@ -1,5 +1,5 @@
 //! Watching recorded games: a `games.txt` of `hayate match` (its `--out` folder, or the file) with the live
-//! records of the games in progress beside it (`live/<n>.txt`, see [`crate::matches::records`]), or one CSA, KIF
+//! records of the games in progress beside it (`live/<n>.txt`, see [`crate::host::records`]), or one CSA, KIF
 //! or KI2 record.
 //! A [`Watcher`] reads them again when asked (the session asks every few hundred milliseconds), so that the games
 //! of a running match grow move by move and move to the finished ones as they end. Each game is replayed by the
@@ -11,8 +11,7 @@ use std::time::SystemTime;
 use super::formats;
 use super::protocol::WatchedGame;
 use super::record::{Ending, Record};
-use crate::matches::records::{LiveGame, RecordLine, LIVE_DIR};
-use crate::matches::GAMES_FILE;
+use crate::host::records::{LiveGame, RecordLine, GAMES_FILE, LIVE_DIR};
 use crate::rules::notation::header::decode;
 use crate::rules::notation::kif::looks_like_kif;
 use crate::GameKind;
@@ -27,7 +26,7 @@ const MAX_LIVE_FILE: u64 = 1 << 20;
 
 /// One game of the file: the game at its start, all its moves, and the ending the record gives.
 #[derive(Clone)]
-pub struct Game {
+pub struct FileGame {
     pub start: Record,
     pub moves: Vec<String>,
     pub ending: Option<Ending>,
@@ -44,10 +43,10 @@ pub struct Watcher {
     path: PathBuf,
     /// The record file's length and modification time when it was last parsed.
     stamp: Option<(u64, Option<SystemTime>)>,
-    finished: Vec<Result<Game, String>>,
+    finished: Vec<Result<FileGame, String>>,
     /// The live files' texts when they were last read, and their games.
     live_texts: Vec<String>,
-    live: Vec<Game>,
+    live: Vec<FileGame>,
 }
 
 impl Watcher {
@@ -78,7 +77,7 @@ impl Watcher {
             changed = true;
         }
         if changed || texts != self.live_texts {
-            let mut live: Vec<(usize, Game)> = texts
+            let mut live: Vec<(usize, FileGame)> = texts
                 .iter()
                 .filter_map(|t| {
                     let g = LiveGame::parse(t).ok()?;
@@ -95,7 +94,7 @@ impl Watcher {
     }
 
     /// Every game, the record file's first.
-    pub fn games(&self) -> Vec<Result<&Game, &String>> {
+    pub fn games(&self) -> Vec<Result<&FileGame, &String>> {
         self.finished
             .iter()
             .map(Result::as_ref)
@@ -143,10 +142,10 @@ fn live_texts(path: &Path) -> Vec<String> {
     texts
 }
 
-fn live_game(g: &LiveGame) -> Result<Game, String> {
+fn live_game(g: &LiveGame) -> Result<FileGame, String> {
     let mut game = line_game(&RecordLine {
-        outcome: crate::matches::judge::Outcome::Draw,
-        reason: crate::matches::judge::Reason::MaxPlies,
+        outcome: crate::host::judge::Outcome::Draw,
+        reason: crate::host::judge::Reason::MaxPlies,
         start_sfen: g.start_sfen.clone(),
         moves: g.moves.clone(),
     })?;
@@ -185,7 +184,7 @@ fn read(path: &Path) -> Result<String, String> {
 }
 
 /// Every game of the file, each replayed and checked; a game the rules reject is listed with its error.
-fn games(path: &Path) -> Result<Vec<Result<Game, String>>, String> {
+fn games(path: &Path) -> Result<Vec<Result<FileGame, String>>, String> {
     let text = read(path)?;
     if looks_like_kif(&text)
         || text
@@ -208,11 +207,11 @@ fn games(path: &Path) -> Result<Vec<Result<Game, String>>, String> {
         .collect())
 }
 
-fn csa_game(text: &str) -> Result<Game, String> {
+fn csa_game(text: &str) -> Result<FileGame, String> {
     let full = formats::import(text, GameKind::Shogi)?;
     let mut start = full.clone();
     start.take_back(full.moves.len());
-    Ok(Game {
+    Ok(FileGame {
         start,
         ending: full.ending,
         moves: full.moves,
@@ -222,7 +221,7 @@ fn csa_game(text: &str) -> Result<Game, String> {
     })
 }
 
-fn line_game(rec: &RecordLine) -> Result<Game, String> {
+fn line_game(rec: &RecordLine) -> Result<FileGame, String> {
     let kind = crate::host::Game::start(GameKind::Shogi)
         .parse_sfen(&rec.start_sfen)
         .map_err(|e| format!("bad SFEN: {e}"))?
@@ -230,7 +229,7 @@ fn line_game(rec: &RecordLine) -> Result<Game, String> {
     let start = Record::new(kind, Some(&rec.start_sfen))?;
     // every move must be legal; the whole game is checked once here
     start.with_moves(rec.moves.iter().map(String::as_str))?;
-    Ok(Game {
+    Ok(FileGame {
         start,
         moves: rec.moves.clone(),
         ending: Some(Ending {
@@ -244,7 +243,7 @@ fn line_game(rec: &RecordLine) -> Result<Game, String> {
 }
 
 /// The list the page shows.
-pub fn summaries(games: &[Result<&Game, &String>]) -> Vec<WatchedGame> {
+pub fn summaries(games: &[Result<&FileGame, &String>]) -> Vec<WatchedGame> {
     games
         .iter()
         .map(|g| match g {
@@ -272,7 +271,7 @@ pub fn summaries(games: &[Result<&Game, &String>]) -> Vec<WatchedGame> {
 
 /// The game at `ply`; at its last ply with the record's ending (resignation, time, ...) when the rules did
 /// not end it themselves.
-pub fn at_ply(game: &Game, ply: usize) -> Result<Record, String> {
+pub fn at_ply(game: &FileGame, ply: usize) -> Result<Record, String> {
     if ply > game.moves.len() {
         return Err(format!(
             "the game has {} plies, not {ply}",
@@ -289,7 +288,7 @@ pub fn at_ply(game: &Game, ply: usize) -> Result<Record, String> {
 }
 
 /// The evaluation graph's points up to `ply`: the score of the move played from each ply.
-pub fn evals(game: &Game, ply: usize) -> Vec<Option<i32>> {
+pub fn evals(game: &FileGame, ply: usize) -> Vec<Option<i32>> {
     (0..=ply)
         .map(|i| game.scores.get(i).copied().flatten())
         .collect()

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use crate::matches::engine::{Engine, EngineSpec, Polled};
+use crate::matches::engine::{EngineProcess, EngineSpec, Polled};
 use crate::GameKind;
 
 /// Time for the USI handshake.
@@ -72,7 +72,7 @@ impl Worker {
                     let _ = events.send((index, e));
                 }
             };
-            let started = Engine::start_cancellable(
+            let started = EngineProcess::start_cancellable(
                 &spec,
                 kind,
                 &label,
@@ -119,7 +119,11 @@ impl Drop for Worker {
 }
 
 /// Runs jobs until the handle is dropped; Err when the engine failed.
-fn serve(mut engine: Engine, jobs: &Receiver<Job>, send: &dyn Fn(Event)) -> Result<(), String> {
+fn serve(
+    mut engine: EngineProcess,
+    jobs: &Receiver<Job>,
+    send: &dyn Fn(Event),
+) -> Result<(), String> {
     let mut queue = VecDeque::new();
     loop {
         let job = match queue.pop_front() {

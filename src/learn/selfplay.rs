@@ -4,10 +4,10 @@
 //! Every game is independent and seeded by (seed, game index): it opens with random plies, then each move is the
 //! search's, except that now and then one of the best few lines (MultiPV) is picked at random, so that games
 //! spread out. Games end by the rules (no legal move, the fourth repetition judged by the game's rule, perpetual
-//! check), by adjudication when both sides' scores agree that one side has won for several moves, or as a draw
-//! at the ply limit. Workers play games on their own threads with their own searcher; one writer appends whole
-//! games, so a run stopped at any moment leaves a file that a later run extends. A position the file already
-//! holds is not written again.
+//! check), by adjudication when both sides' scores agree that one side has won for several moves (the resignation
+//! rule of `hayate match`), or as a draw at the ply limit. Workers play games on their own threads with their own
+//! searcher; one writer appends whole games, so a run stopped at any moment leaves a file that a later run
+//! extends. A position the file already holds is not written again.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -17,11 +17,15 @@ use std::time::Instant;
 use super::record::{self, Record};
 use crate::engine::eval::GameEval;
 use crate::engine::nnue::Network;
-use crate::engine::search::{mate_in_moves, Info, Limits, Searcher, TimeOptions, MATE_BOUND};
+use crate::engine::search::{
+    mate_in_moves, Info, Limits, SearchResult, Searcher, TimeOptions, MATE_BOUND,
+};
+use crate::host::adjudication::ResignRule;
 use crate::host::Shard;
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 use crate::rules::position::{Position, Repetition};
+use crate::rules::random_plies::random_plies;
 use crate::rules::rng::{mix, SplitMix64};
 
 #[derive(Clone, Debug)]
@@ -39,9 +43,9 @@ pub struct SelfplayConfig {
     /// How far below the best a MultiPV line may score and still be picked.
     pub random_move_margin: i32,
     pub max_plies: usize,
-    /// Adjudicate a win when both sides' scores are beyond this for `adjudicate_count` moves each.
-    pub adjudicate_score: i32,
-    pub adjudicate_count: usize,
+    /// Adjudicate a win when both sides' scores agree that one side has lost: the rule of `hayate match
+    /// --resign`, asked after every move for either side.
+    pub resign: ResignRule,
     pub hash_mb: usize,
     /// The net the games are played with (None: the classical evaluation), for a next generation of data.
     pub net: Option<Arc<Network>>,
@@ -50,38 +54,30 @@ pub struct SelfplayConfig {
 }
 
 /// One finished game's records.
-struct Game {
+struct PlayedGame {
     records: Vec<Record>,
     /// The winner, None for a draw.
     winner: Option<Color>,
 }
 
-/// Plays one game from its own seed; `None` when the stop flag ended it early.
+/// Plays one game from its own seed; `None` when the stop flag ended it early (or its random plies could not be
+/// drawn, which a start position never causes).
 fn play_game<V: GameEval>(
     searcher: &mut Searcher,
     cfg: &SelfplayConfig,
     index: u32,
     stop: &(dyn Fn() -> bool + Sync),
-) -> Option<Game> {
+) -> Option<PlayedGame> {
     let mut rng = SplitMix64::new(mix(cfg.seed ^ mix(u64::from(index) + 1)));
-    let mut pos;
-    // random opening plies, drawn again when they end the game
-    'opening: loop {
-        pos = Position::<V>::startpos();
-        for _ in 0..cfg.random_plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                continue 'opening;
-            }
-            pos.do_move(moves[rng.below(moves.len())]);
-        }
-        if pos.has_legal_move() {
-            break;
-        }
+    // the game's random plies; attempts without end, as the start position always leaves a way on
+    let mut pos = Position::<V>::startpos();
+    for m in random_plies(&pos.clone(), cfg.random_plies, &mut rng, usize::MAX)? {
+        pos.do_move(m);
     }
     searcher.clear();
     let mut records: Vec<Record> = Vec::new();
-    let mut streak = [0i32; 2];
+    // each side's scores of its own moves, for the resignation rule
+    let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
     let winner = 'game: {
         for _ in 0..cfg.max_plies {
             if stop() {
@@ -96,66 +92,26 @@ fn play_game<V: GameEval>(
                 };
             }
             let wide = rng.below(1_000_000) < (cfg.random_move_rate * 1e6) as usize;
-            let lines: Mutex<Vec<(usize, i32, Move)>> = Mutex::new(Vec::new());
-            let limits = Limits {
-                nodes: Some(cfg.nodes),
-                multipv: if wide { cfg.multipv } else { 1 },
-                ..Limits::default()
-            };
-            let on_info = |i: &Info| {
-                if !i.progress_only && !i.pv.is_empty() {
-                    if let Ok(mut l) = lines.lock() {
-                        l.retain(|x| x.0 != i.multipv);
-                        l.push((i.multipv, i.score, i.pv[0]));
-                    }
-                }
-            };
-            let r = searcher.search(&pos, &limits, &TimeOptions::default(), &on_info);
+            let (r, lines) = search_move(searcher, &pos, cfg, wide);
             let Some(mut best) = r.best else {
                 break 'game Some(!us);
             };
             if let Some(n) = mate_in_moves(r.score) {
                 break 'game Some(if n > 0 { us } else { !us });
             }
-            // quiet: not in check, and the chosen move neither captures nor promotes, so that the score is
-            // close to what a static evaluation can know
-            let quiet = !pos.in_check()
-                && (best.is_drop() || pos.piece_at(best.to()).is_none())
-                && !best.is_promotion();
-            if quiet && r.score.abs() < MATE_BOUND.min(i16::MAX as i32) {
-                let mut rec = Record::from_position(&pos);
-                rec.score = r.score as i16;
-                rec.game = index;
-                rec.ply = pos.game_ply().min(u16::MAX as usize) as u16;
-                records.push(rec);
-            }
-            // adjudication: each side's run of scores saying it has won (positive) or lost (negative); the game
-            // ends when the side to move's last moves all say it is lost and the opponent's all say it has won
+            records.extend(quiet_record(&pos, best, r.score, index));
+            // adjudication: unlike a match, either side may be the loser here, since no record must read like
+            // a resignation by the side to move
             let side = us.index();
-            streak[side] = if r.score >= cfg.adjudicate_score {
-                streak[side].max(0) + 1
-            } else if r.score <= -cfg.adjudicate_score {
-                streak[side].min(0) - 1
-            } else {
-                0
-            };
-            let n = cfg.adjudicate_count as i32;
-            if streak[side] <= -n && streak[1 - side] >= n {
+            scores[side].push(Some(r.score));
+            if cfg.resign.loses(&scores[side], &scores[1 - side]) {
                 break 'game Some(!us);
             }
-            if streak[side] >= n && streak[1 - side] <= -n {
+            if cfg.resign.loses(&scores[1 - side], &scores[side]) {
                 break 'game Some(us);
             }
             if wide {
-                let l = lines.lock().map(|l| l.clone()).unwrap_or_default();
-                let top = l.iter().map(|x| x.1).max().unwrap_or(r.score);
-                let near: Vec<Move> = l
-                    .iter()
-                    .filter(|x| x.1 >= top - cfg.random_move_margin && x.1.abs() < MATE_BOUND)
-                    .map(|x| x.2)
-                    .collect();
-                if !near.is_empty() {
-                    let m = near[rng.below(near.len())];
+                if let Some(m) = random_near(&lines, r.score, cfg, &mut rng) {
                     if pos.is_legal(m) {
                         best = m;
                     }
@@ -172,7 +128,72 @@ fn play_game<V: GameEval>(
             Some(_) => 0,
         };
     }
-    Some(Game { records, winner })
+    Some(PlayedGame { records, winner })
+}
+
+/// The search of one move at the run's nodes: its result, and with `wide` the first move and score of each
+/// MultiPV line (by line number), as the last reports gave them.
+fn search_move<V: GameEval>(
+    searcher: &mut Searcher,
+    pos: &Position<V>,
+    cfg: &SelfplayConfig,
+    wide: bool,
+) -> (SearchResult, Vec<(usize, i32, Move)>) {
+    let lines: Mutex<Vec<(usize, i32, Move)>> = Mutex::new(Vec::new());
+    let limits = Limits {
+        nodes: Some(cfg.nodes),
+        multipv: if wide { cfg.multipv } else { 1 },
+        ..Limits::default()
+    };
+    let on_info = |i: &Info| {
+        if !i.progress_only && !i.pv.is_empty() {
+            if let Ok(mut l) = lines.lock() {
+                l.retain(|x| x.0 != i.multipv);
+                l.push((i.multipv, i.score, i.pv[0]));
+            }
+        }
+    };
+    let r = searcher.search(pos, &limits, &TimeOptions::default(), &on_info);
+    let lines = lines.into_inner().unwrap_or_default();
+    (r, lines)
+}
+
+/// The record of `pos` with the search's score when it is quiet: not in check, and the chosen move neither
+/// captures nor promotes, so that the score is close to what a static evaluation can know.
+fn quiet_record<V: GameEval>(
+    pos: &Position<V>,
+    best: Move,
+    score: i32,
+    game: u32,
+) -> Option<Record> {
+    let quiet = !pos.in_check()
+        && (best.is_drop() || pos.piece_at(best.to()).is_none())
+        && !best.is_promotion();
+    if !quiet || score.abs() >= MATE_BOUND.min(i16::MAX as i32) {
+        return None;
+    }
+    let mut rec = Record::from_position(pos);
+    rec.score = score as i16;
+    rec.game = game;
+    rec.ply = pos.game_ply().min(u16::MAX as usize) as u16;
+    Some(rec)
+}
+
+/// One of the MultiPV lines' moves scoring within the margin of the best (mates left out), drawn from `rng`;
+/// None when there is none (and then nothing is drawn).
+fn random_near(
+    lines: &[(usize, i32, Move)],
+    score: i32,
+    cfg: &SelfplayConfig,
+    rng: &mut SplitMix64,
+) -> Option<Move> {
+    let top = lines.iter().map(|x| x.1).max().unwrap_or(score);
+    let near: Vec<Move> = lines
+        .iter()
+        .filter(|x| x.1 >= top - cfg.random_move_margin && x.1.abs() < MATE_BOUND)
+        .map(|x| x.2)
+        .collect();
+    (!near.is_empty()).then(|| near[rng.below(near.len())])
 }
 
 /// What a finished run did.
@@ -199,7 +220,7 @@ pub fn run<V: GameEval>(
     // the shard's games in order, going on after the highest game the file holds
     let next = AtomicU64::new(cfg.shard.first_at_least(u64::from(file.next_game)));
     let start = Instant::now();
-    let (tx, rx) = mpsc::channel::<Game>();
+    let (tx, rx) = mpsc::channel::<PlayedGame>();
     let mut sum = SelfplaySummary::default();
     let done = std::sync::atomic::AtomicBool::new(false);
     let mut result = Ok(());

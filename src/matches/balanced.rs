@@ -14,11 +14,11 @@ use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 
-use super::judge::Judge;
 use super::openings::{with_random_plies, Opening};
 use crate::engine::eval::GameEval;
 use crate::engine::nnue::Network;
 use crate::engine::search::{Limits, Searcher, TimeOptions, MATE_BOUND};
+use crate::host::judge::Judge;
 use crate::Position;
 
 #[derive(Clone, Debug)]

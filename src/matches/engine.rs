@@ -37,32 +37,46 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
 }
 
+/// Why the words of one `--engine` make no engine.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineSpecError {
+    #[error("--engine: '{0}' is not key=value")]
+    NotKeyValue(String),
+    /// `tc=` with a time control `TimeControl::parse` refused, with its message.
+    #[error("--engine tc: {0}")]
+    TimeControl(String),
+    #[error("--engine: unknown key '{0}'")]
+    UnknownKey(String),
+    #[error("--engine needs cmd=<path>")]
+    NoCommand,
+}
+
 impl EngineSpec {
     /// Parses the `key=value` words of one `--engine`.
-    pub fn parse(words: &[String]) -> Result<Self, String> {
+    pub fn parse(words: &[String]) -> Result<Self, EngineSpecError> {
         let mut spec = EngineSpec::default();
         for w in words {
             let (k, v) = w
                 .split_once('=')
-                .ok_or_else(|| format!("--engine: '{w}' is not key=value"))?;
+                .ok_or_else(|| EngineSpecError::NotKeyValue(w.clone()))?;
             match k {
                 "cmd" => spec.cmd = v.to_string(),
                 "arg" => spec.args.push(v.to_string()),
                 "dir" => spec.dir = Some(PathBuf::from(v)),
                 "name" => spec.name = Some(v.to_string()),
                 "tc" => {
-                    spec.tc = Some(TimeControl::parse(v).map_err(|e| format!("--engine tc: {e}"))?)
+                    spec.tc = Some(TimeControl::parse(v).map_err(EngineSpecError::TimeControl)?)
                 }
                 _ => match k.strip_prefix("option.") {
                     Some(name) if !name.is_empty() && !name.contains(char::is_whitespace) => {
                         spec.options.push((name.to_string(), v.to_string()))
                     }
-                    _ => return Err(format!("--engine: unknown key '{k}'")),
+                    _ => return Err(EngineSpecError::UnknownKey(k.to_string())),
                 },
             }
         }
         if spec.cmd.is_empty() {
-            return Err("--engine needs cmd=<path>".into());
+            return Err(EngineSpecError::NoCommand);
         }
         Ok(spec)
     }
@@ -134,7 +148,7 @@ pub enum Polled {
 }
 
 /// A running engine process.
-pub struct Engine {
+pub struct EngineProcess {
     child: Child,
     input: Sender<String>,
     events: Receiver<Event>,
@@ -249,7 +263,7 @@ fn spawn_stderr_drain(
     tail
 }
 
-impl Engine {
+impl EngineProcess {
     /// Starts the process and completes the handshake: `usi`/`usiok`, the variant options, the options of the
     /// spec, `isready`/`readyok`, all within `timeout`.
     ///
@@ -260,11 +274,11 @@ impl Engine {
         variant: GameKind,
         label: &str,
         timeout: Duration,
-    ) -> Result<Engine, StartError> {
-        Engine::start_cancellable(spec, variant, label, timeout, None)
+    ) -> Result<EngineProcess, StartError> {
+        EngineProcess::start_cancellable(spec, variant, label, timeout, None)
     }
 
-    /// [`Engine::start`], whose waits (the handshake's and every later one) end as interrupted once `cancel`
+    /// [`EngineProcess::start`], whose waits (the handshake's and every later one) end as interrupted once `cancel`
     /// is set.
     pub fn start_cancellable(
         spec: &EngineSpec,
@@ -272,7 +286,7 @@ impl Engine {
         label: &str,
         timeout: Duration,
         cancel: Option<Arc<AtomicBool>>,
-    ) -> Result<Engine, StartError> {
+    ) -> Result<EngineProcess, StartError> {
         let mut cmd = Command::new(&spec.cmd);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -290,7 +304,7 @@ impl Engine {
             let _ = child.wait();
             return Err(StartError::Spawn(io::Error::other("no pipes")));
         };
-        let mut engine = Engine {
+        let mut engine = EngineProcess {
             input: spawn_writer(stdin, label.to_string()),
             events: spawn_reader(stdout, label.to_string()),
             stderr_tail: spawn_stderr_drain(stderr, label.to_string()),
@@ -439,7 +453,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
@@ -474,9 +488,16 @@ mod tests {
             ]
         );
         assert_eq!(s.fallback_name(), "eng");
-        assert!(EngineSpec::parse(&w(&["name=A"])).is_err());
-        assert!(EngineSpec::parse(&w(&["cmd=x", "bogus"])).is_err());
-        assert!(EngineSpec::parse(&w(&["cmd=x", "option.=3"])).is_err());
+        let err = |words: &[&str]| EngineSpec::parse(&w(words)).unwrap_err().to_string();
+        assert_eq!(err(&["name=A"]), "--engine needs cmd=<path>");
+        assert_eq!(
+            err(&["cmd=x", "bogus"]),
+            "--engine: 'bogus' is not key=value"
+        );
+        assert_eq!(
+            err(&["cmd=x", "option.=3"]),
+            "--engine: unknown key 'option.'"
+        );
         // a value may hold '=' and spaces
         let s = EngineSpec::parse(&w(&["cmd=x", "option.EvalDir=a=b c"])).unwrap();
         assert_eq!(s.options[0].1, "a=b c");
@@ -490,7 +511,10 @@ mod tests {
                 byoyomi_ms: 300
             })
         );
-        assert!(EngineSpec::parse(&w(&["cmd=x", "tc=3s"])).is_err());
+        assert!(matches!(
+            EngineSpec::parse(&w(&["cmd=x", "tc=3s"])),
+            Err(EngineSpecError::TimeControl(_))
+        ));
     }
 
     #[test]

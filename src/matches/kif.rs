@@ -2,7 +2,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::records::RecordLine;
+use crate::host::records::RecordLine;
 use crate::rules::notation::header::encode_shift_jis;
 use crate::rules::notation::kif::{self, KifGame};
 use crate::rules::piece::Color;

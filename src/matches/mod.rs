@@ -13,12 +13,13 @@
 //!   engine as sente, game `2k + 2` the second engine. Pair `k` uses file opening `k` (cycling), followed by
 //!   `--random-plies` random legal plies ([`openings`]). `hayate openings` writes a file of level openings
 //!   ([`balanced`]).
-//! - Judging ([`judge`], [`play`]): every move is checked with Hayate's rules core; see [`judge::Reason`] for the
-//!   endings, and [`adjudication`] for `--resign` and `--draw`.
+//! - Judging ([`play`], with the host's referee [`crate::host::judge`]): every move is checked with Hayate's rules
+//!   core; see [`crate::host::judge::Reason`] for the endings; [`adjudication`] reads the engines' scores for `--resign` and `--draw`, whose rules are the host's
+//!   ([`crate::host::adjudication`]).
 //! - Statistics ([`stats`]): W-D-L, score, logistic Elo with its 95% interval, LOS, draw ratio, pair
 //!   (pentanomial) counts and the SPRT — trinomial by default, `model=pentanomial` optional (fastchess's GSPRT,
 //!   logistic Elo). When the SPRT decides, no new game starts; games already running finish and count.
-//! - Records ([`records`]): `--out DIR` gets `games.txt`, one line per game in game order, and for standard shogi
+//! - Records (`record_files`, in the host's formats [`crate::host::records`]): `--out DIR` gets `games.txt`, one line per game in game order, and for standard shogi
 //!   one CSA file per game, `0001.csa` and on; while a game runs, its live record `live/<n>.txt`, rewritten after
 //!   every move, which `hayate gui --watch DIR` follows.
 //! - Stopping ([`interrupt`]): on SIGINT or SIGTERM no new game starts, the running games are abandoned (their
@@ -28,12 +29,11 @@ pub mod adjudication;
 pub mod balanced;
 pub mod engine;
 pub mod interrupt;
-pub mod judge;
 pub mod kif;
 pub mod openings;
 pub mod play;
 mod progress;
-pub mod records;
+mod record_files;
 mod runner;
 pub mod stats;
 mod tally;
@@ -52,9 +52,6 @@ pub use progress::{progress_bar, standing};
 use stats::SprtConfig;
 pub use tally::{summary_lines, FinishedGame, MatchSummary};
 use time_control::TimeControl;
-
-/// The record file inside `--out`.
-pub const GAMES_FILE: &str = "games.txt";
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
@@ -103,5 +100,5 @@ pub fn run_match(cfg: &MatchConfig, report: &dyn Report) -> Result<MatchSummary,
 
 /// Checks a record file for the game `variant`; returns the number of games.
 pub fn verify_records(variant: GameKind, text: &str, max_plies: usize) -> Result<usize, String> {
-    with_variant!(variant, V => records::verify_file::<V>(text, max_plies))
+    with_variant!(variant, V => crate::host::records::verify_file::<V>(text, max_plies))
 }

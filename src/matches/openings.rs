@@ -5,10 +5,11 @@
 //! the same seed gives the same openings whatever the concurrency.
 
 use crate::rules::position::notation::move_to_usi;
+use crate::rules::random_plies::random_plies;
 use crate::rules::rng::{mix, SplitMix64};
 use crate::{Position, Variant};
 
-use super::judge::Judge;
+use crate::host::judge::Judge;
 
 /// An opening: a start SFEN and moves to play from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,9 +92,8 @@ pub fn load<V: Variant>(lines: &[String]) -> Result<Vec<Opening>, String> {
 /// How many times a pair's random plies are drawn again before the match gives up.
 const ATTEMPTS: usize = 1000;
 
-/// The opening of game pair `pair`: `base` followed by `plies` random legal plies. A draw of plies that ends the
-/// game (a position without a legal move, or a fourth repetition) is rejected and drawn again from the same
-/// generator.
+/// The opening of game pair `pair`: `base` followed by `plies` random legal plies ([`random_plies`]: a draw that
+/// ends the game is drawn again from the pair's generator).
 pub fn with_random_plies<V: Variant>(
     base: &Opening,
     plies: usize,
@@ -104,37 +104,35 @@ pub fn with_random_plies<V: Variant>(
         return Ok(base.clone());
     }
     let mut rng = SplitMix64::new(mix(seed ^ mix(pair as u64 + 1)));
-    'attempt: for _ in 0..ATTEMPTS {
-        let mut judge = Judge::<V>::new(&base.sfen)?;
-        for m in &base.moves {
-            judge
-                .play(m)
-                .map_err(|e| format!("opening move {m}: {e}"))?;
-        }
-        for _ in 0..plies {
-            let moves = judge.position().legal_moves();
-            if moves.is_empty() {
-                continue 'attempt;
-            }
-            let m = moves[rng.below(moves.len())];
-            match judge.play(&move_to_usi::<V>(m)) {
-                Ok(None) => {}
-                Ok(Some(_)) => continue 'attempt,
-                Err(e) => return Err(format!("a generated move was refused: {e}")),
-            }
-        }
-        if judge.no_moves().is_some() {
-            continue;
-        }
-        return Ok(Opening {
-            sfen: judge.start_sfen().to_string(),
-            moves: judge.moves().to_vec(),
-        });
+    let mut judge = Judge::<V>::new(&base.sfen)?;
+    for m in &base.moves {
+        judge
+            .play(m)
+            .map_err(|e| format!("opening move {m}: {e}"))?;
     }
-    Err(format!(
-        "no sequence of {plies} random plies that leaves the game going was found from '{}' in {ATTEMPTS} tries",
-        base.sfen
-    ))
+    let drawn = random_plies(judge.position(), plies, &mut rng, ATTEMPTS).ok_or_else(|| {
+        format!(
+            "no sequence of {plies} random plies that leaves the game going was found from '{}' in {ATTEMPTS} tries",
+            base.sfen
+        )
+    })?;
+    for m in drawn {
+        // the referee agrees with the draw: the move is legal and ends nothing
+        match judge.play(&move_to_usi::<V>(m)) {
+            Ok(None) => {}
+            Ok(Some((_, reason))) => {
+                return Err(format!(
+                    "a generated move ended the game ({})",
+                    reason.as_str()
+                ))
+            }
+            Err(e) => return Err(format!("a generated move was refused: {e}")),
+        }
+    }
+    Ok(Opening {
+        sfen: judge.start_sfen().to_string(),
+        moves: judge.moves().to_vec(),
+    })
 }
 
 #[cfg(test)]

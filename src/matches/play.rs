@@ -6,10 +6,12 @@ use std::time::{Duration, Instant};
 use crate::rules::piece::Color;
 use crate::Variant;
 
-use super::adjudication::{info_score, DrawRule, ResignRule};
-use super::engine::{Engine, Failure, Polled};
-use super::judge::{Judge, Outcome, Reason};
+use super::adjudication::info_score;
+use super::engine::{EngineProcess, Failure, Polled};
 use super::time_control::{go_command, TimeControl};
+use crate::host::adjudication::{DrawRule, ResignRule};
+use crate::host::judge::{Judge, Outcome, Reason};
+use crate::host::records::RecordLine;
 
 /// Limits of one game besides the time controls.
 #[derive(Clone, Copy, Debug)]
@@ -43,6 +45,18 @@ pub struct GameRecord {
     pub started: std::time::SystemTime,
 }
 
+impl GameRecord {
+    /// The game's line in `games.txt`.
+    pub fn line(&self) -> RecordLine {
+        RecordLine {
+            outcome: self.outcome,
+            reason: self.reason,
+            start_sfen: self.start_sfen.clone(),
+            moves: self.moves.clone(),
+        }
+    }
+}
+
 /// A game in progress as it stands after a move, for whoever watches it.
 pub struct Progress<'a> {
     pub start_sfen: &'a str,
@@ -68,7 +82,13 @@ enum Reply {
 
 /// Sends the position and `go`, and reads until `bestmove` or `limit`; after `limit` sends `stop` and waits `grace`
 /// more.
-fn ask(engine: &mut Engine, position: &str, go: &str, limit: Duration, grace: Duration) -> Reply {
+fn ask(
+    engine: &mut EngineProcess,
+    position: &str,
+    go: &str,
+    limit: Duration,
+    grace: Duration,
+) -> Reply {
     engine.send(position);
     // the clock starts before `go` is written: started after, a runner descheduled between the two would miss
     // part of the engine's thinking (a fake engine's 30 ms was once measured as 29)
@@ -110,7 +130,7 @@ fn ask(engine: &mut Engine, position: &str, go: &str, limit: Duration, grace: Du
 /// gets `gameover`. Ok(None) when the match is being stopped: the game is abandoned, and the caller kills the
 /// engines. `on_move` gets the game once before the first move and after each.
 pub fn play_game<V: Variant>(
-    engines: [&mut Engine; 2],
+    engines: [&mut EngineProcess; 2],
     tcs: [TimeControl; 2],
     start_sfen: &str,
     opening: &[String],
@@ -242,7 +262,7 @@ impl<V: Variant> Playing<V> {
     /// resignation, a declaration, or an illegal move end the game.
     fn engine_move(
         &mut self,
-        engine: &mut Engine,
+        engine: &mut EngineProcess,
         limits: &GameLimits,
         on_move: &mut OnMove<'_>,
     ) -> Step {

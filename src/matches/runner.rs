@@ -7,11 +7,11 @@ use std::sync::Mutex;
 
 use crate::Variant;
 
-use super::engine::Engine;
+use super::engine::EngineProcess;
 use super::interrupt;
 use super::openings;
 use super::progress::{self, progress_bar};
-use super::records::{RecordFiles, RecordLine};
+use super::record_files::RecordFiles;
 use super::tally::{summary_lines, FinishedGame, MatchSummary, Tally};
 use super::worker::{Message, Shared, Worker};
 use super::{MatchConfig, Report};
@@ -73,13 +73,13 @@ pub(super) fn run<V: Variant>(
 /// names the engines: `name=`, else the engine's `id name`, else its command; `#1` and `#2` when the names agree.
 fn start_engines<V: Variant>(
     cfg: &MatchConfig,
-) -> Result<([Option<Engine>; 2], [String; 2]), String> {
-    let mut slots: [Option<Engine>; 2] = [None, None];
+) -> Result<([Option<EngineProcess>; 2], [String; 2]), String> {
+    let mut slots: [Option<EngineProcess>; 2] = [None, None];
     let mut names: [String; 2] = Default::default();
     for e in 0..2 {
         let spec = &cfg.engines[e];
         let label = format!("engine {}", e + 1);
-        let engine = Engine::start(spec, V::KIND, &label, cfg.ready_timeout)
+        let engine = EngineProcess::start(spec, V::KIND, &label, cfg.ready_timeout)
             .map_err(|err| format!("engine {} ({}): {err}", e + 1, spec.cmd))?;
         names[e] = spec
             .name
@@ -100,7 +100,7 @@ fn start_engines<V: Variant>(
 /// stops.
 fn play_games<V: Variant>(
     shared: Shared<'_>,
-    first_slots: [Option<Engine>; 2],
+    first_slots: [Option<EngineProcess>; 2],
     concurrency: usize,
     collector: &mut Collector<'_, V>,
 ) {
@@ -211,7 +211,7 @@ impl<V: Variant> Collector<'_, V> {
         let players = [names[g.sente].as_str(), names[1 - g.sente].as_str()];
         self.records.add::<V>(
             g.index,
-            &RecordLine::of(&g.record),
+            &g.record.line(),
             players,
             &g.record.times_ms,
             Some(g.record.started),

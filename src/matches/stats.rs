@@ -278,7 +278,7 @@ impl SprtConfig {
 
     /// The test of `--sprt`'s words as text.
     pub fn parse(words: &[String]) -> Result<Self, SprtError> {
-        Self::from_words(&super::adjudication::typed_words(words)?)
+        Self::from_words(&crate::host::adjudication::typed_words(words)?)
     }
 
     /// The lower (accept H0) and upper (accept H1) LLR bounds.

@@ -5,10 +5,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::rules::piece::Color;
 
-use super::judge::{Outcome, Reason};
 use super::play::GameRecord;
 use super::stats::{self, Penta, SprtConfig, SprtDecision, SprtModel, Wdl};
 use super::MatchConfig;
+use crate::host::judge::{Outcome, Reason};
 
 /// One finished game of a match.
 #[derive(Clone, Debug)]

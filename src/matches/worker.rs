@@ -10,14 +10,14 @@ use std::time::Duration;
 use crate::rules::piece::Color;
 use crate::Variant;
 
-use super::engine::{Engine, Failure, StartError};
+use super::engine::{EngineProcess, Failure, StartError};
 use super::interrupt;
-use super::judge::{Judge, Outcome, Reason};
 use super::openings::{self, Opening};
 use super::play::{play_game, GameRecord, Progress};
-use super::records::LiveGame;
 use super::tally::FinishedGame;
 use super::MatchConfig;
+use crate::host::judge::{Judge, Outcome, Reason};
+use crate::host::records::LiveGame;
 
 /// What a worker sends to the runner.
 pub(super) enum Message {
@@ -43,7 +43,7 @@ pub(super) struct Worker<'a, V: Variant> {
     /// The worker's number, for the engines' labels in the log.
     pub id: usize,
     /// Each engine's process, None until started (or after it failed).
-    pub slots: [Option<Engine>; 2],
+    pub slots: [Option<EngineProcess>; 2],
     pub shared: Shared<'a>,
     pub results: Sender<Message>,
     pub variant: PhantomData<V>,
@@ -208,7 +208,7 @@ impl<V: Variant> Worker<'_, V> {
                 }
             }
             if slot.is_none() {
-                match Engine::start(&cfg.engines[e], V::KIND, &label, cfg.ready_timeout) {
+                match EngineProcess::start(&cfg.engines[e], V::KIND, &label, cfg.ready_timeout) {
                     Ok(mut eng) => match eng.new_game(cfg.ready_timeout) {
                         Ok(()) => *slot = Some(eng),
                         Err(Failure::Interrupted) => return Err(None),

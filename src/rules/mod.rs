@@ -13,6 +13,7 @@ pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod random_plies;
 pub mod rng;
 pub mod square;
 pub mod suite;

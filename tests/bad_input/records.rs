@@ -1,8 +1,8 @@
 //! The games.txt line and live record readers of `hayate match` (also the web GUI's watcher's): any text parses
 //! or is refused, never a panic, and what parses prints back to text that parses equal.
 
-use hayate::matches::judge::{Outcome, Reason};
-use hayate::matches::records::{LiveGame, RecordLine};
+use hayate::host::judge::{Outcome, Reason};
+use hayate::host::records::{LiveGame, RecordLine};
 use hayate::{Minishogi, Variant};
 use proptest::prelude::*;
 

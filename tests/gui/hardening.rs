@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use hayate::matches::judge::Judge;
+use hayate::host::judge::Judge;
 use hayate::rules::position::notation::move_to_usi;
 use hayate::{Shogi, Variant};
 

@@ -2,7 +2,7 @@
 
 use std::process::Command;
 
-use hayate::matches::judge::{Outcome, Reason};
+use hayate::host::judge::{Outcome, Reason};
 use hayate::matches::stats::Wdl;
 use hayate::Shogi;
 

@@ -1,7 +1,7 @@
 //! Game endings judged by the host, with scripted fake engines: illegal moves, crashes, hangs, time,
 //! declarations, repetition, and an engine that never starts.
 
-use hayate::matches::judge::{Outcome, Reason};
+use hayate::host::judge::{Outcome, Reason};
 use hayate::matches::stats::Wdl;
 use hayate::{Minishogi, Shogi, Variant, Yari};
 

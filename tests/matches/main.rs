@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use hayate::matches::judge::{Outcome, Reason};
-use hayate::matches::records::{verify, RecordLine};
+use hayate::host::judge::{Outcome, Reason};
+use hayate::host::records::{verify, RecordLine};
 use hayate::matches::stats::Wdl;
 use hayate::Variant;
 

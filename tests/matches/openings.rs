@@ -1,6 +1,6 @@
 //! Openings: random plies that follow the seed.
 
-use hayate::matches::judge::{Outcome, Reason};
+use hayate::host::judge::{Outcome, Reason};
 use hayate::{Minishogi, Shogi};
 
 use crate::{args, common, fake, records, run_match, scratch, verify_all, LIMIT};

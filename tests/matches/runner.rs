@@ -4,7 +4,7 @@
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use hayate::matches::judge::{Outcome, Reason};
+use hayate::host::judge::{Outcome, Reason};
 use hayate::matches::stats::Wdl;
 use hayate::rules::notation::{header::decode, kif};
 use hayate::rules::piece::Color;

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use hayate::matches::judge::{Outcome, Reason};
+use hayate::host::judge::{Outcome, Reason};
 use hayate::Shogi;
 
 use crate::{

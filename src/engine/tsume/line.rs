@@ -7,7 +7,7 @@
 //! one (an evasion proven within that bound and not within two plies less) — so the defence is the longest.
 //! The line is finally replayed on a fresh position and checked.
 
-use super::dfpn::Searcher;
+use super::dfpn::DfpnSolver;
 use super::moves::{
     attacker_hand_after, generate_checks, generate_evasions, is_futile_interposition,
 };
@@ -19,7 +19,7 @@ use crate::rules::variant::Variant;
 
 /// Searches for ever shorter mates from the root; returns the shortest length found and whether it is proven
 /// to be the shortest (no search ran out of time or was stopped).
-pub fn shorten<V: Variant>(s: &mut Searcher<V>, mut len: u16) -> (u16, bool) {
+pub fn shorten<V: Variant>(s: &mut DfpnSolver<V>, mut len: u16) -> (u16, bool) {
     while len >= 3 {
         let r = s.search_root(len - 2);
         if s.aborted.is_some() {
@@ -59,7 +59,7 @@ struct Candidate {
 /// stop at the soft deadline, and the rest of the line then follows the table's bounds. A proof the table lost
 /// is searched again, up to the hard limits. Returns `None` if one could not be found again.
 pub fn principal_line<V: Variant>(
-    s: &mut Searcher<V>,
+    s: &mut DfpnSolver<V>,
     value: u16,
     mut exact: bool,
 ) -> Option<Vec<Move>> {
@@ -187,7 +187,7 @@ pub fn principal_line<V: Variant>(
 }
 
 /// The length of the proof of the position after `m` in the table, if one holds within `limit` plies.
-fn proven_len<V: Variant>(s: &Searcher<V>, m: Move, limit: u16) -> Option<u16> {
+fn proven_len<V: Variant>(s: &DfpnSolver<V>, m: Move, limit: u16) -> Option<u16> {
     let hand = s.attacker_hand();
     let child_hand = if s.pos.side_to_move() == s.attacker {
         attacker_hand_after(&s.pos, hand, m)
@@ -258,7 +258,7 @@ const SURPLUS_TRIES: usize = 48;
 /// the same verified length that ends with an empty hand. Returns `line` unchanged when there is none within
 /// the budget or the limits.
 pub fn prefer_no_surplus<V: Variant>(
-    s: &mut Searcher<V>,
+    s: &mut DfpnSolver<V>,
     line: Vec<Move>,
     len: usize,
     futile_rule: bool,
@@ -289,7 +289,7 @@ pub fn prefer_no_surplus<V: Variant>(
 /// At ply `i` of `line` (the searcher's position is the one before it), the first other move whose
 /// continuation gives a whole line of length `len` without surplus.
 fn alternative_at<V: Variant>(
-    s: &mut Searcher<V>,
+    s: &mut DfpnSolver<V>,
     root: &Position<V>,
     line: &[Move],
     i: usize,

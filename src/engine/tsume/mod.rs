@@ -41,7 +41,7 @@ use crate::rules::position::Position;
 use crate::rules::square::Square;
 use crate::rules::variant::Variant;
 
-use dfpn::{Abort, Searcher};
+use dfpn::{Abort, DfpnSolver};
 use table::{Table, TableRef, DEPTH_INF};
 
 /// Whether futile interpositions (無駄合い) go uncounted in this game's mates: the default of `go mate` and
@@ -282,7 +282,7 @@ fn run<V: Variant>(
     if !pos.has_king(!attacker) || pos.is_attacked(attacker, pos.king(!attacker), pos.occupied()) {
         return failed(MateResult::NoMate);
     }
-    let mut s = Searcher::new(
+    let mut s = DfpnSolver::new(
         pos.clone(),
         TableRef::Own(table),
         stop,
@@ -293,7 +293,7 @@ fn run<V: Variant>(
     );
     s.threads = limits.threads;
     let r = s.search_root(DEPTH_INF);
-    let finish = |s: &Searcher<V>, result, length, shortest_proven| MateReport {
+    let finish = |s: &DfpnSolver<V>, result, length, shortest_proven| MateReport {
         result,
         length,
         shortest_proven,

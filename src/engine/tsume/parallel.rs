@@ -3,7 +3,7 @@
 //!
 //! Each uses what the others store, and the first to solve the root stops the others. Alone they would follow
 //! one path; they spread out at the defender's nodes, where a searcher whose best evasion another searcher is
-//! in takes the best of the others (see `Searcher::mid`). A mate must answer every evasion, so that work is
+//! in takes the best of the others (see `DfpnSolver::mid`). A mate must answer every evasion, so that work is
 //! rarely lost. The table is sound under sharing for the reason it is sound at all: every stored result holds
 //! for the position whatever the path (repetition-dependent disproofs stay in each searcher's own cache), and
 //! each bucket is read and written whole, under its lock.
@@ -12,7 +12,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use super::dfpn::{Abort, NodeResult, Parallel, Searcher};
+use super::dfpn::{Abort, DfpnSolver, NodeResult, Parallel};
 use super::table::TableRef;
 use super::STACK_BYTES;
 use crate::engine::busy::BusyTable;
@@ -26,7 +26,7 @@ struct Outcome {
     nodes: u64,
 }
 
-impl<V: Variant> Searcher<'_, V> {
+impl<V: Variant> DfpnSolver<'_, V> {
     /// Proves or disproves the current position (the root: ply 0) within `depth` plies (`DEPTH_INF`: no limit),
     /// with `threads` searchers on this searcher's table.
     pub fn search_root(&mut self, depth: u16) -> NodeResult {
@@ -49,7 +49,7 @@ impl<V: Variant> Searcher<'_, V> {
             helper,
         };
         let (outcomes, next_progress) = table.share(|shared| {
-            let run = |mut s: Searcher<V>| {
+            let run = |mut s: DfpnSolver<V>| {
                 let result = s.search(depth, 0);
                 if s.aborted.is_none() {
                     halt.store(true, Ordering::Relaxed);

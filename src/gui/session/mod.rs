@@ -17,8 +17,8 @@ use super::protocol::{GameInfo, Line, Reply, Request, State};
 use super::record::{Ending, Record};
 use super::watch;
 use super::worker::{Event, Job, Worker};
+use crate::host::judge::{Outcome, Reason};
 use crate::matches::engine::EngineSpec;
-use crate::matches::judge::{Outcome, Reason};
 use crate::matches::time_control::TimeControl;
 use crate::rules::piece::Color;
 use crate::rules::truncate;
@@ -79,7 +79,7 @@ pub struct Session {
     watcher: Option<watch::Watcher>,
     last_watch_poll: Instant,
     /// The watched game shown: its index in the file and the game itself.
-    watched: Option<(usize, watch::Game)>,
+    watched: Option<(usize, watch::FileGame)>,
 }
 
 impl Session {

@@ -68,7 +68,7 @@ impl Session {
     }
 
     /// Shows `rec`, game `index` of the watched list at some ply, with its engines' scores.
-    pub(super) fn show_watched(&mut self, index: usize, game: watch::Game, rec: Record) {
+    pub(super) fn show_watched(&mut self, index: usize, game: watch::FileGame, rec: Record) {
         let ply = rec.moves.len();
         self.replace_game(rec);
         self.evals = watch::evals(&game, ply);

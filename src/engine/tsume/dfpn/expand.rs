@@ -1,7 +1,7 @@
 //! Expanding a node: its moves with their table values, or the initial numbers of the children the table does
 //! not know (their replies counted).
 
-use super::{dec, inc, Searcher, NO_REP};
+use super::{dec, inc, DfpnSolver, NO_REP};
 use crate::engine::tsume::children::{link_promotions, Child, NO_PREV};
 use crate::engine::tsume::hands::HandBits;
 use crate::engine::tsume::moves::{
@@ -13,7 +13,7 @@ use crate::engine::tsume::table::{DEPTH_INF, INF};
 use crate::rules::moves::MoveList;
 use crate::rules::variant::Variant;
 
-impl<V: Variant> Searcher<'_, V> {
+impl<V: Variant> DfpnSolver<'_, V> {
     /// Disproof pieces of an OR node without checks: any number of the kinds it holds, none of the others (a
     /// kind it lacks might give a check by a drop).
     pub(super) fn no_check_disproof(hand: HandBits) -> HandBits {

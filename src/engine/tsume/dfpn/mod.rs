@@ -64,7 +64,7 @@ impl NodeResult {
     }
 }
 
-/// What [`Searcher::settle`] needs of the node whose loop ended.
+/// What [`DfpnSolver::settle`] needs of the node whose loop ended.
 struct Node {
     or_node: bool,
     hand: HandBits,
@@ -100,7 +100,7 @@ pub struct Parallel<'a> {
     pub helper: bool,
 }
 
-pub struct Searcher<'a, V: Variant> {
+pub struct DfpnSolver<'a, V: Variant> {
     pub pos: Position<V>,
     pub tt: TableRef<'a>,
     pub attacker: Color,
@@ -125,7 +125,7 @@ pub struct Searcher<'a, V: Variant> {
     pool: Vec<Vec<Child>>,
     reps: RepCache,
     estimates: Estimates,
-    /// Searchers for the root searches of [`Searcher::search_root`].
+    /// Searchers for the root searches of [`DfpnSolver::search_root`].
     pub threads: usize,
     pub(super) parallel: Option<Parallel<'a>>,
     /// A helper's nodes already added to `parallel.helper_nodes`.
@@ -154,11 +154,11 @@ impl<'a, V: Variant> Seed<'a, V> {
         parallel: Parallel<'b>,
         nodes: u64,
         report: bool,
-    ) -> Searcher<'b, V>
+    ) -> DfpnSolver<'b, V>
     where
         'a: 'b,
     {
-        let mut s = Searcher::new(
+        let mut s = DfpnSolver::new(
             self.pos.clone(),
             tt,
             self.stop,
@@ -195,7 +195,7 @@ fn inc(d: u16) -> u16 {
     }
 }
 
-impl<'a, V: Variant> Searcher<'a, V> {
+impl<'a, V: Variant> DfpnSolver<'a, V> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         pos: Position<V>,
@@ -209,7 +209,7 @@ impl<'a, V: Variant> Searcher<'a, V> {
         let start = Instant::now();
         let attacker = pos.side_to_move();
         let estimates = Estimates::new(tt.megabytes());
-        Searcher {
+        DfpnSolver {
             pos,
             tt,
             attacker,

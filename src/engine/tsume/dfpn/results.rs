@@ -1,7 +1,7 @@
 //! A node's result once its loop ends: length and proof pieces of a proof, depth, disproof pieces and
 //! repetition dependence of a disproof, and where each is stored.
 
-use super::{dec, inc, Node, NodeResult, Searcher, NO_REP};
+use super::{dec, inc, DfpnSolver, Node, NodeResult, NO_REP};
 use crate::engine::tsume::children::{evaluate, Child};
 use crate::engine::tsume::hands::HandBits;
 use crate::engine::tsume::moves::captured_kind;
@@ -11,7 +11,7 @@ use crate::rules::moves::Move;
 use crate::rules::piece::Kind;
 use crate::rules::variant::Variant;
 
-impl<V: Variant> Searcher<'_, V> {
+impl<V: Variant> DfpnSolver<'_, V> {
     /// The node's result once its loop ends, stored where it holds: a proof or a disproof in the table, a
     /// disproof that rests on a repetition of an ancestor in the repetition cache for this path only, the numbers
     /// of an unsolved node in the table with the depth it was searched with.

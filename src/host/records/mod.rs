@@ -1,5 +1,6 @@
-//! Game records: one line per game (`games_txt`), `<result> <reason> sfen <start> moves <m1> <m2> ...`, replayable with the
-//! library; CSA files for standard shogi, and KIF files for standard shogi and minishogi (`matches::kif`).
+//! Game records, written by `hayate match` and read by the web GUI (import, `--watch`): one line per game
+//! (`games_txt`), `<result> <reason> sfen <start> moves <m1> <m2> ...`, replayable with the library; CSA files for
+//! standard shogi (KIF files for standard shogi and minishogi are `matches::kif`, from `rules::notation`).
 //!
 //! `<result>` is `1-0` (sente won), `0-1` (gote won) or `1/2-1/2`; `<reason>` is one of the words of
 //! [`Reason::as_str`]; `<start>` is the four-field SFEN the game started from (an opening's moves, if any, are at
@@ -26,16 +27,18 @@
 //! is removed. At the end of the match the `live` folder is removed.
 //!
 //! The files: `games_txt` (the record line), `live` (live records), `replay` (replaying a record with the rules
-//! core to check it), `csa` (the CSA file of a 9×9 game) and `files` (a match's record files as games finish).
+//! core to check it) and `csa` (the CSA file of a 9×9 game); a match's record files as its games finish are
+//! `matches::record_files`.
 
 mod csa;
-mod files;
 mod games_txt;
 mod live;
 mod replay;
 
 pub use csa::csa_text;
-pub(super) use files::RecordFiles;
 pub use games_txt::RecordLine;
 pub use live::{LiveGame, LIVE_DIR};
 pub use replay::{verify, verify_file};
+
+/// The record file of a match, inside its `--out` folder.
+pub const GAMES_FILE: &str = "games.txt";

@@ -1,7 +1,8 @@
 //! The judge of one game: the position after every move, judged with Hayate's own rules core — legality,
 //! checkmate (or no legal move), the fourth occurrence of a position (with perpetual check and minishogi's
 //! sente-loses rule), the entering-king declaration (CSA rule, 28 points as sente and 27 as gote, 9×9 only). The
-//! same judge checks openings, live games ([`super::play`]) and replayed records ([`super::record`]).
+//! same judge checks a match's openings and live games (`matches::play`), replayed records ([`super::records`])
+//! and the game on the web GUI's page (`gui::record`).
 
 use std::collections::HashMap;
 

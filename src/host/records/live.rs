@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::games_txt::split_line;
-use crate::matches::judge::{Outcome, Reason};
+use crate::host::judge::{Outcome, Reason};
 
 /// The folder of the live records inside `--out`.
 pub const LIVE_DIR: &str = "live";

@@ -2,7 +2,7 @@
 //! as it says (`hayate match --verify`, and every record a match writes, in the tests).
 
 use super::RecordLine;
-use crate::matches::judge::{Judge, Outcome, Reason};
+use crate::host::judge::{Judge, Outcome, Reason};
 use crate::Variant;
 
 /// Replays a record with the rules core and checks that every move is legal, that the game did not end before

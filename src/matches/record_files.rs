@@ -7,9 +7,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use super::{csa_text, LiveGame, RecordLine, LIVE_DIR};
+use crate::host::records::{csa_text, LiveGame, RecordLine, GAMES_FILE, LIVE_DIR};
 use crate::matches::kif::kif_file;
-use crate::matches::{Report, GAMES_FILE};
+use crate::matches::Report;
 use crate::Variant;
 
 /// The record files of a match being played: `games.txt` in game order, although games finish in any order, and
@@ -101,7 +101,7 @@ impl RecordFiles {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::judge::{Outcome, Reason};
+    use crate::host::judge::{Outcome, Reason};
     use crate::Minishogi;
 
     #[test]

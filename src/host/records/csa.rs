@@ -1,7 +1,7 @@
 //! A finished 9×9 game as a CSA (V2.2) file, written with the rules' CSA notation (`rules::position::csa`).
 
 use super::RecordLine;
-use crate::matches::judge::Reason;
+use crate::host::judge::Reason;
 use crate::{GameKind, Position, Variant};
 
 /// The game as a CSA (V2.2) record; only for 9×9 shogi (None for the other games or an unreadable record).

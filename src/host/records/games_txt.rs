@@ -1,7 +1,6 @@
 //! The record line of `games.txt`: `<result> <reason> sfen <start> moves <m1> <m2> ...`.
 
-use crate::matches::judge::{Outcome, Reason};
-use crate::matches::play::GameRecord;
+use crate::host::judge::{Outcome, Reason};
 
 /// One game of a record file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,16 +12,6 @@ pub struct RecordLine {
 }
 
 impl RecordLine {
-    /// The record of a finished game.
-    pub fn of(rec: &GameRecord) -> Self {
-        RecordLine {
-            outcome: rec.outcome,
-            reason: rec.reason,
-            start_sfen: rec.start_sfen.clone(),
-            moves: rec.moves.clone(),
-        }
-    }
-
     pub fn format(&self) -> String {
         let mut s = format!(
             "{} {} sfen {} moves",
