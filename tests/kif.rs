@@ -2,6 +2,9 @@
 //! documentation in the style of Kifu for Windows, ShogiGUI, Shogidokoro and ShogiHome, in Shift_JIS and UTF-8),
 //! each read and compared with its CSA and SFEN forms; a real game's KI2; a malformed KIF.
 
+// a test fails by panicking: unwrap is how it states what must succeed (the library keeps to [lints])
+#![allow(clippy::unwrap_used)]
+
 use std::path::{Path, PathBuf};
 
 use hayate::gui::formats;

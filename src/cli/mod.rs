@@ -146,6 +146,16 @@ pub struct MatchArgs {
     /// result.
     #[arg(long, value_name = "FILE|DIR", conflicts_with_all = ["engines", "out", "sprt", "openings", "random_plies", "resign", "draw"])]
     pub verify: Option<PathBuf>,
+    /// Play only shard K of N (for a cluster's job array): the game pairs whose number is K modulo N, with the
+    /// whole match's openings, random plies, seeds and game numbers. Needs --out (and --seed with
+    /// --random-plies). A shard plays all its games: --sprt does not stop it, --merge evaluates the SPRT over
+    /// all the shards' games.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<hayate::host::Shard>,
+    /// Do not play: merge the --out folders of all the shards of one match into --out (games.txt in game order,
+    /// the CSA and KIF files, match.json) and print the summary of the whole match, SPRT included.
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["engines", "sprt", "openings", "random_plies", "resign", "draw", "verify", "shard", "seed", "tc"])]
+    pub merge: Option<Vec<PathBuf>>,
 }
 
 #[derive(Args, Debug)]
@@ -274,6 +284,10 @@ pub enum MatchArgError {
     Resign(RuleError),
     #[error("--draw: {0}")]
     Draw(RuleError),
+    #[error("--shard needs --out: the merge reads the shard's records there")]
+    ShardWithoutOut,
+    #[error("--shard with --random-plies needs --seed: every shard must draw the same random openings")]
+    ShardWithoutSeed,
 }
 
 /// `hayate match`; `matches` is the command line as clap read it, for the grouping of `--engine`'s words.
@@ -287,6 +301,9 @@ pub fn run_match(args: &MatchArgs, matches: &ArgMatches) -> ExitCode {
     };
     if let Some(path) = &args.verify {
         return verify(args, path);
+    }
+    if let Some(dirs) = &args.merge {
+        return merge(dirs, args.out.as_deref());
     }
     let cfg = match match_config(args, &engine_groups(matches, "match")) {
         Ok(c) => c,
@@ -308,6 +325,28 @@ pub fn run_match(args: &MatchArgs, matches: &ArgMatches) -> ExitCode {
             (None, None) => ExitCode::SUCCESS,
         },
         Err(e) => fail(e),
+    }
+}
+
+/// `hayate match --merge`: one error line for each thing wrong with the shards, or the merged summary.
+fn merge(dirs: &[PathBuf], out: Option<&Path>) -> ExitCode {
+    let Some(out) = out else {
+        eprintln!("error: --merge needs --out DIR, the folder for the merged records");
+        return ExitCode::from(2);
+    };
+    match hayate::matches::cluster::merge(dirs, out) {
+        Ok(lines) => {
+            for l in lines {
+                println!("{l}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(errors) => {
+            for e in errors {
+                eprintln!("error: {e}");
+            }
+            ExitCode::from(2)
+        }
     }
 }
 
@@ -359,6 +398,12 @@ fn match_config(
             .ok_or(MatchArgError::NoTimeControl(i + 1))
     };
     let tcs = [tc(0)?, tc(1)?];
+    if args.shard.is_some() && args.out.is_none() {
+        return Err(MatchArgError::ShardWithoutOut);
+    }
+    if args.shard.is_some() && args.random_plies > 0 && args.seed.is_none() {
+        return Err(MatchArgError::ShardWithoutSeed);
+    }
     let sprt = args
         .sprt
         .as_deref()
@@ -407,5 +452,6 @@ fn match_config(
         out_dir: args.out.clone(),
         sprt,
         ready_timeout: Duration::from_millis(args.ready_timeout),
+        shard: args.shard.unwrap_or_default(),
     })
 }

@@ -56,8 +56,9 @@ fn date_text(t: SystemTime) -> String {
     let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     #[cfg(target_os = "linux")]
     if let Ok(tt) = libc::time_t::try_from(secs) {
-        // SAFETY: localtime_r writes only into `tm`, a plain C struct for which all zeros is a valid value
+        // SAFETY: `tm` is a plain C struct for which all zeros is a valid value
         let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+        // SAFETY: localtime_r reads `tt` and writes only into `tm`, both live locals
         if !unsafe { libc::localtime_r(&tt, &mut tm) }.is_null() {
             return format!(
                 "{:04}/{:02}/{:02} {:02}:{:02}:{:02}",

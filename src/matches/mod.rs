@@ -22,11 +22,15 @@
 //! - Records (`record_files`, in the host's formats [`crate::host::records`]): `--out DIR` gets `games.txt`, one line per game in game order, and for standard shogi
 //!   one CSA file per game, `0001.csa` and on; while a game runs, its live record `live/<n>.txt`, rewritten after
 //!   every move, which `hayate gui --watch DIR` follows.
+//! - Clusters ([`cluster`]): `--shard K/N` plays the pairs whose number is K modulo N, with the whole match's
+//!   openings, seeds and game numbers, and never stops for the SPRT; `--merge` joins the shards' `--out` folders
+//!   (each with its `match.json`) into the whole match's records and summary.
 //! - Stopping ([`interrupt`]): on SIGINT or SIGTERM no new game starts, the running games are abandoned (their
 //!   engines killed), and the summary of the finished games is printed.
 
 pub mod adjudication;
 pub mod balanced;
+pub mod cluster;
 pub mod engine;
 pub mod interrupt;
 pub mod kif;
@@ -43,6 +47,7 @@ mod worker;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::host::Shard;
 use crate::{with_variant, GameKind};
 
 use engine::EngineSpec;
@@ -50,7 +55,7 @@ pub use openings::{parse_opening, Opening};
 use play::GameLimits;
 pub use progress::{progress_bar, standing};
 use stats::SprtConfig;
-pub use tally::{summary_lines, FinishedGame, MatchSummary};
+pub use tally::{summary_lines, FinishedGame, MatchSummary, SummaryFrame};
 use time_control::TimeControl;
 
 /// Everything a match needs.
@@ -75,6 +80,17 @@ pub struct MatchConfig {
     pub sprt: Option<SprtConfig>,
     /// For starting an engine and for each `isready` before a game.
     pub ready_timeout: Duration,
+    /// The opening pairs this run plays (`Shard::WHOLE`: all); see [`cluster`].
+    pub shard: Shard,
+}
+
+impl MatchConfig {
+    /// The numbers (0-based) of the games this run plays, in order: those of the pairs its shard owns.
+    pub fn shard_games(&self) -> Vec<usize> {
+        (0..self.games)
+            .filter(|&i| self.shard.owns((i / 2) as u64))
+            .collect()
+    }
 }
 
 /// Where a match writes: finished lines, and (on a terminal) a progress bar kept below them.

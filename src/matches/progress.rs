@@ -30,8 +30,17 @@ pub(super) fn header(
             model_name(s.model)
         ));
     }
+    let shard = if cfg.shard == crate::host::Shard::WHOLE {
+        String::new()
+    } else {
+        format!(
+            " (shard {}: {} of them, all played)",
+            cfg.shard,
+            cfg.shard_games().len()
+        )
+    };
     format!(
-        "Match {} vs {}: {}, {} games, {}, tolerance {} ms, concurrency {}, {}{}",
+        "Match {} vs {}: {}, {} games{shard}, {}, tolerance {} ms, concurrency {}, {}{}",
         names[0],
         names[1],
         game,

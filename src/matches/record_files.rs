@@ -19,13 +19,18 @@ pub(crate) struct RecordFiles {
     games: Option<File>,
     /// Lines of games that finished before an earlier game.
     waiting: BTreeMap<usize, String>,
-    /// The game whose line `games.txt` needs next.
+    /// The numbers of the games this run plays, in order (a shard's are not consecutive).
+    order: Vec<usize>,
+    /// The place in `order` of the game whose line `games.txt` needs next.
     next: usize,
+    /// The games whose lines are in `games.txt`, in the file's order, for the shard's `match.json`.
+    written: Vec<usize>,
 }
 
 impl RecordFiles {
-    /// Creates `dir` and its `games.txt`; with no directory nothing is written.
-    pub fn create(dir: Option<&Path>) -> Result<Self, String> {
+    /// Creates `dir` and its `games.txt` for the games `order` (0-based numbers, in order); with no directory
+    /// nothing is written.
+    pub fn create(dir: Option<&Path>, order: Vec<usize>) -> Result<Self, String> {
         let mut games = None;
         if let Some(dir) = dir {
             std::fs::create_dir_all(dir)
@@ -43,7 +48,9 @@ impl RecordFiles {
             dir: dir.map(Path::to_path_buf),
             games,
             waiting: BTreeMap::new(),
+            order,
             next: 0,
+            written: Vec::new(),
         })
     }
 
@@ -70,31 +77,37 @@ impl RecordFiles {
             }
         }
         self.waiting.insert(index, line.format());
-        while let Some(l) = self.waiting.remove(&self.next) {
+        while let Some(&game) = self.order.get(self.next) {
+            let Some(l) = self.waiting.remove(&game) else {
+                break;
+            };
             if let Some(file) = self.games.as_mut() {
                 if let Err(e) = writeln!(file, "{l}").and_then(|_| file.flush()) {
                     report.line(&format!("warning: cannot write the record: {e}"));
                 }
             }
             self.next += 1;
+            self.written.push(game);
             // only now, so that a watcher finds the game in one file or the other at every moment
             if let Some(dir) = &self.dir {
-                let _ = std::fs::remove_file(LiveGame::path(dir, self.next));
+                let _ = std::fs::remove_file(LiveGame::path(dir, game + 1));
             }
         }
     }
 
     /// Writes the lines still waiting for an earlier game that was abandoned, and removes the live records.
-    pub fn finish(self) {
+    /// Returns the games of `games.txt`, in its order.
+    pub fn finish(mut self) -> Vec<usize> {
         if let Some(dir) = &self.dir {
             let _ = std::fs::remove_dir_all(dir.join(LIVE_DIR));
         }
-        let Some(mut file) = self.games else {
-            return;
-        };
-        for l in self.waiting.into_values() {
-            let _ = writeln!(file, "{l}");
+        for (game, l) in std::mem::take(&mut self.waiting) {
+            if let Some(file) = self.games.as_mut() {
+                let _ = writeln!(file, "{l}");
+            }
+            self.written.push(game);
         }
+        self.written
     }
 }
 
@@ -108,7 +121,7 @@ mod tests {
     fn live_records_are_rewritten_and_removed_once_in_games_txt() {
         let dir = std::env::temp_dir().join(format!("hayate-live-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let mut files = RecordFiles::create(Some(&dir)).unwrap();
+        let mut files = RecordFiles::create(Some(&dir), vec![0, 1]).unwrap();
         let start = "rbsgk/4p/5/P4/KGSBR b - 1";
         let mut live = LiveGame {
             number: 2,
@@ -174,7 +187,7 @@ mod tests {
             std::fs::read_to_string(dir.join(GAMES_FILE)).unwrap(),
             format!("{}\n{}\n", line1.format(), line2.format())
         );
-        files.finish();
+        assert_eq!(files.finish(), [0, 1]);
         assert!(!dir.join("live").exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }

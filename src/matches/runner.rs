@@ -5,14 +5,16 @@ use std::marker::PhantomData;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Mutex;
 
+use crate::host::Shard;
 use crate::Variant;
 
+use super::cluster::Manifest;
 use super::engine::EngineProcess;
 use super::interrupt;
 use super::openings;
 use super::progress::{self, progress_bar};
 use super::record_files::RecordFiles;
-use super::tally::{summary_lines, FinishedGame, MatchSummary, Tally};
+use super::tally::{summary_lines, FinishedGame, MatchSummary, SummaryFrame, Tally};
 use super::worker::{Message, Shared, Worker};
 use super::{MatchConfig, Report};
 
@@ -27,9 +29,12 @@ pub(super) fn run<V: Variant>(
     let openings = openings::load::<V>(&cfg.openings)?;
     // the first pair's opening now, so that impossible random plies fail the match before it starts
     openings::with_random_plies::<V>(&openings[0], cfg.random_plies, cfg.seed, 0)?;
-    let records = RecordFiles::create(cfg.out_dir.as_deref())?;
+    let games = cfg.shard_games();
+    let records = RecordFiles::create(cfg.out_dir.as_deref(), games.clone())?;
     let (first_slots, names) = start_engines::<V>(cfg)?;
-    let concurrency = cfg.concurrency.clamp(1, cfg.games);
+    let mut manifest = Manifest::new(cfg, &names);
+    write_manifest(cfg, &manifest, report);
+    let concurrency = cfg.concurrency.clamp(1, games.len().max(1));
     report.line(&progress::header(
         cfg,
         &names,
@@ -42,9 +47,13 @@ pub(super) fn run<V: Variant>(
         cfg,
         report,
         names: &names,
-        tally: Tally::new(names.clone(), cfg.sprt.as_ref()),
+        // a shard never stops for the SPRT, so that it plays the same games whatever the others' results
+        tally: Tally::new(
+            names.clone(),
+            cfg.sprt.as_ref().filter(|_| cfg.shard == Shard::WHOLE),
+        ),
         records,
-        schedule: Schedule::start(job_tx, concurrency, cfg.games),
+        schedule: Schedule::start(job_tx, concurrency, games),
         variant: PhantomData,
     };
     collector.show_progress();
@@ -55,18 +64,37 @@ pub(super) fn run<V: Variant>(
         jobs: &Mutex::new(job_rx),
     };
     play_games(shared, first_slots, concurrency, &mut collector);
-    let Collector { tally, records, .. } = collector;
-    records.finish();
+    let Collector {
+        tally, records, schedule, ..
+    } = collector;
+    let written = records.finish();
     let mut summary = tally.summary;
     if summary.interrupted.is_none() && interrupt::requested() {
         summary.interrupted = Some(interrupt::signal());
     }
+    manifest.state = match (&summary.error, summary.interrupted) {
+        (Some(e), _) => format!("error: {e}"),
+        (None, Some(_)) => "interrupted".into(),
+        _ if written.len() < schedule.games.len() => "stopped by the SPRT".into(),
+        _ => "complete".into(),
+    };
+    manifest.games_played = written.iter().map(|g| g + 1).collect();
+    write_manifest(cfg, &manifest, report);
     report.progress(None);
     summary.games.sort_by_key(|g| g.index);
-    for l in summary_lines(&summary, cfg) {
+    for l in summary_lines(&summary, &SummaryFrame::of(cfg)) {
         report.line(&l);
     }
     Ok(summary)
+}
+
+/// Writes the run's `match.json` into `--out`, if there is one; a failure is a warning, as for the records.
+fn write_manifest(cfg: &MatchConfig, manifest: &Manifest, report: &dyn Report) {
+    if let Some(dir) = &cfg.out_dir {
+        if let Err(e) = manifest.write(dir) {
+            report.line(&format!("warning: {e}"));
+        }
+    }
 }
 
 /// Starts one process of each engine, so that a bad command fails the match at once (they serve worker 0), and
@@ -127,22 +155,24 @@ fn play_games<V: Variant>(
 struct Schedule {
     /// None once no game is to start.
     jobs: Option<Sender<usize>>,
-    /// Game numbers handed out so far.
+    /// The numbers of the games this run plays (its shard's), in order.
+    games: Vec<usize>,
+    /// How many of `games` were handed out so far.
     dispatched: usize,
-    total: usize,
     stopped: bool,
 }
 
 impl Schedule {
     /// Hands out the first game of each of the `concurrency` workers.
-    fn start(jobs: Sender<usize>, concurrency: usize, total: usize) -> Self {
-        for i in 0..concurrency {
-            let _ = jobs.send(i);
+    fn start(jobs: Sender<usize>, concurrency: usize, games: Vec<usize>) -> Self {
+        let first = concurrency.min(games.len());
+        for &g in &games[..first] {
+            let _ = jobs.send(g);
         }
         Schedule {
-            jobs: (concurrency < total).then_some(jobs),
-            dispatched: concurrency,
-            total,
+            jobs: (first < games.len()).then_some(jobs),
+            dispatched: first,
+            games,
             stopped: false,
         }
     }
@@ -155,11 +185,14 @@ impl Schedule {
 
     /// A game finished: hands out the next one, if any.
     fn next(&mut self) {
-        if self.stopped || self.dispatched >= self.total {
-            self.jobs = None;
-        } else if let Some(j) = &self.jobs {
-            let _ = j.send(self.dispatched);
-            self.dispatched += 1;
+        match self.games.get(self.dispatched) {
+            Some(&g) if !self.stopped => {
+                if let Some(j) = &self.jobs {
+                    let _ = j.send(g);
+                }
+                self.dispatched += 1;
+            }
+            _ => self.jobs = None,
         }
     }
 }
@@ -228,7 +261,11 @@ impl<V: Variant> Collector<'_, V> {
     }
 
     fn show_progress(&self) {
-        let bar = progress_bar(&self.tally.summary, self.cfg.games, self.cfg.sprt.as_ref());
+        let bar = progress_bar(
+            &self.tally.summary,
+            self.schedule.games.len(),
+            self.cfg.sprt.as_ref(),
+        );
         self.report.progress(Some(&bar));
     }
 }

@@ -9,6 +9,8 @@ use super::play::GameRecord;
 use super::stats::{self, Penta, SprtConfig, SprtDecision, SprtModel, Wdl};
 use super::MatchConfig;
 use crate::host::judge::{Outcome, Reason};
+use crate::host::Shard;
+use crate::GameKind;
 
 /// One finished game of a match.
 #[derive(Clone, Debug)]
@@ -153,14 +155,39 @@ pub(super) fn pct(x: Option<f64>) -> String {
     x.map_or("-".to_string(), |x| format!("{:.1}%", 100.0 * x))
 }
 
+/// What the summary tells beside the games' figures; a merge of shards has it from their `match.json`.
+pub struct SummaryFrame<'a> {
+    pub variant: GameKind,
+    /// The games this run was to play, for the line of an interrupted run.
+    pub planned: usize,
+    pub sprt: Option<&'a SprtConfig>,
+    pub shard: Shard,
+}
+
+impl SummaryFrame<'_> {
+    pub fn of(cfg: &MatchConfig) -> SummaryFrame<'_> {
+        SummaryFrame {
+            variant: cfg.variant,
+            planned: cfg.shard_games().len(),
+            sprt: cfg.sprt.as_ref(),
+            shard: cfg.shard,
+        }
+    }
+}
+
 /// The final summary, one line per figure.
-pub fn summary_lines(s: &MatchSummary, cfg: &MatchConfig) -> Vec<String> {
+pub fn summary_lines(s: &MatchSummary, frame: &SummaryFrame) -> Vec<String> {
     let [a, b] = &s.names;
     let n = s.first.games();
     let second = s.first.flipped();
+    let shard = if frame.shard == Shard::WHOLE {
+        String::new()
+    } else {
+        format!(", shard {}", frame.shard)
+    };
     let mut out = vec![format!(
-        "Results of {a} vs {b} ({}, {n} games):",
-        cfg.variant
+        "Results of {a} vs {b} ({}, {n} games{shard}):",
+        frame.variant
     )];
     for (name, total, sente, gote) in [
         (a, s.first, s.first_as_sente, s.first_as_gote),
@@ -216,7 +243,17 @@ pub fn summary_lines(s: &MatchSummary, cfg: &MatchConfig) -> Vec<String> {
         p[4],
         s.penta.pairs()
     ));
-    if let Some(cfg_sprt) = &cfg.sprt {
+    match frame.sprt {
+        Some(cfg_sprt) if frame.shard != Shard::WHOLE => out.push(format!(
+            "  SPRT ({}, elo0 {} elo1 {}, alpha {} beta {}): not evaluated in a shard; \
+             hayate match --merge evaluates it over all the shards' games",
+            model_name(cfg_sprt.model),
+            cfg_sprt.elo0,
+            cfg_sprt.elo1,
+            cfg_sprt.alpha,
+            cfg_sprt.beta,
+        )),
+        Some(cfg_sprt) => {
         let (lo, hi) = cfg_sprt.bounds();
         let (llr, d) = s.sprt.unwrap_or((0.0, SprtDecision::Continue));
         out.push(format!(
@@ -232,6 +269,8 @@ pub fn summary_lines(s: &MatchSummary, cfg: &MatchConfig) -> Vec<String> {
             s.sprt_games,
             decision_name(d)
         ));
+        }
+        None => {}
     }
     let reasons: Vec<String> = s
         .reasons
@@ -245,7 +284,7 @@ pub fn summary_lines(s: &MatchSummary, cfg: &MatchConfig) -> Vec<String> {
     if let Some(sig) = s.interrupted {
         out.push(format!(
             "  Interrupted (signal {sig}) after {n} of {} games; unfinished games were abandoned",
-            cfg.games
+            frame.planned
         ));
     }
     out
