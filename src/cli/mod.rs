@@ -286,7 +286,9 @@ pub enum MatchArgError {
     Draw(RuleError),
     #[error("--shard needs --out: the merge reads the shard's records there")]
     ShardWithoutOut,
-    #[error("--shard with --random-plies needs --seed: every shard must draw the same random openings")]
+    #[error(
+        "--shard with --random-plies needs --seed: every shard must draw the same random openings"
+    )]
     ShardWithoutSeed,
 }
 

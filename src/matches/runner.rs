@@ -65,7 +65,10 @@ pub(super) fn run<V: Variant>(
     };
     play_games(shared, first_slots, concurrency, &mut collector);
     let Collector {
-        tally, records, schedule, ..
+        tally,
+        records,
+        schedule,
+        ..
     } = collector;
     let written = records.finish();
     let mut summary = tally.summary;

@@ -254,9 +254,9 @@ pub fn summary_lines(s: &MatchSummary, frame: &SummaryFrame) -> Vec<String> {
             cfg_sprt.beta,
         )),
         Some(cfg_sprt) => {
-        let (lo, hi) = cfg_sprt.bounds();
-        let (llr, d) = s.sprt.unwrap_or((0.0, SprtDecision::Continue));
-        out.push(format!(
+            let (lo, hi) = cfg_sprt.bounds();
+            let (llr, d) = s.sprt.unwrap_or((0.0, SprtDecision::Continue));
+            out.push(format!(
             "  SPRT ({}, elo0 {} elo1 {}, alpha {} beta {}): LLR {:.3} ({:.3}, {:.3}) after {} games, {}",
             model_name(cfg_sprt.model),
             cfg_sprt.elo0,

@@ -124,7 +124,10 @@ fn played() -> &'static Played {
             let out = text(&r.stdout);
             assert!(r.status.success(), "shard {k}: {out}{}", text(&r.stderr));
             assert!(
-                out.contains(&format!("Results of Deep vs Shallow (minishogi, {} games, shard {k}/4):", [2, 2, 2, 1][k])),
+                out.contains(&format!(
+                    "Results of Deep vs Shallow (minishogi, {} games, shard {k}/4):",
+                    [2, 2, 2, 1][k]
+                )),
                 "{out}"
             );
         }
@@ -160,7 +163,10 @@ fn same_as_whole(merged: &Path, stdout: &str) {
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(merged.join("match.json")).unwrap()).unwrap();
     assert_eq!(manifest["shard"], "0/1");
-    assert_eq!(manifest["games_played"], serde_json::json!([1, 2, 3, 4, 5, 6, 7]));
+    assert_eq!(
+        manifest["games_played"],
+        serde_json::json!([1, 2, 3, 4, 5, 6, 7])
+    );
 }
 
 #[test]
@@ -217,7 +223,11 @@ fn merge_refuses_missing_doubled_and_foreign_shards() {
     );
     assert_eq!(
         refused(&[s[0], s[1], s[2], s[3], s[1]], &out),
-        [format!("error: shard 1/4 is doubled: in {} and {}", d(1), d(1))]
+        [format!(
+            "error: shard 1/4 is doubled: in {} and {}",
+            d(1),
+            d(1)
+        )]
     );
 
     // a copy of shard 3 made as if by a run with another seed, and one with another engine option
@@ -256,8 +266,10 @@ fn merge_refuses_missing_doubled_and_foreign_shards() {
     let lines = refused(&[s[0], &empty], &out);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(
-        lines[0].starts_with(&format!("error: cannot read {}/match.json: ", empty.display()))
-            && lines[0].ends_with("(not the --out folder of a hayate match)"),
+        lines[0].starts_with(&format!(
+            "error: cannot read {}/match.json: ",
+            empty.display()
+        )) && lines[0].ends_with("(not the --out folder of a hayate match)"),
         "{lines:?}"
     );
 }

@@ -51,7 +51,13 @@ impl Cluster {
     /// The daemons' logs, for a failure's message.
     fn logs(&self) -> String {
         let mut s = String::new();
-        for f in ["slurmctld.log", "slurmd.log", "munged.log", "slurmctld.stderr", "slurmd.stderr"] {
+        for f in [
+            "slurmctld.log",
+            "slurmd.log",
+            "munged.log",
+            "slurmctld.stderr",
+            "slurmd.stderr",
+        ] {
             let t = std::fs::read_to_string(self.dir.join(f)).unwrap_or_default();
             let tail: Vec<&str> = t.lines().rev().take(15).collect();
             s.push_str(&format!("--- {f}\n"));
@@ -102,7 +108,9 @@ fn start(dir: &Path, programs: &[PathBuf; 3]) -> Cluster {
     std::fs::create_dir_all(&munge).unwrap();
     let key = munge.join("munge.key");
     // munged wants a key of its own that nobody else may read; any 1024 bytes do for one host
-    let bytes: Vec<u8> = (0..1024u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    let bytes: Vec<u8> = (0..1024u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
     std::fs::write(&key, bytes).unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o400)).unwrap();
@@ -186,8 +194,19 @@ fn wait_for(c: &Cluster, what: &str, mut ready: impl FnMut() -> bool) {
 
 /// `sbatch --parsable` of a script; the job's id.
 fn sbatch(c: &Cluster, args: &[&str], script: &Path) -> String {
-    let o = c.slurm("sbatch").arg("--parsable").args(args).arg(script).output().unwrap();
-    assert!(o.status.success(), "sbatch: {}\n{}", text(&o.stderr), c.logs());
+    let o = c
+        .slurm("sbatch")
+        .arg("--parsable")
+        .args(args)
+        .arg(script)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "sbatch: {}\n{}",
+        text(&o.stderr),
+        c.logs()
+    );
     text(&o.stdout).trim().to_string()
 }
 
@@ -277,7 +296,10 @@ fn shards_as_a_slurm_job_array_merge_into_the_whole_match() {
         );
         std::thread::sleep(Duration::from_millis(300));
     }
-    eprintln!("the jobs ended after {:.1} s", start.elapsed().as_secs_f64());
+    eprintln!(
+        "the jobs ended after {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
     let log = std::fs::read_to_string(dir.join("merge.log"))
         .unwrap_or_else(|_| panic!("the merge job left no log\n{}", cluster.logs()));
     for k in 0..SHARDS {

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use super::{difference, Manifest};
+use crate::host::records::{self, RecordLine, GAMES_FILE};
 use crate::host::Shard;
 use crate::matches::play::GameRecord;
-use crate::host::records::{self, RecordLine, GAMES_FILE};
 use crate::matches::tally::{summary_lines, FinishedGame, SummaryFrame, Tally};
 use crate::{with_variant, GameKind};
 
@@ -78,9 +78,10 @@ fn read_parts(dirs: &[PathBuf]) -> Result<Vec<Part>, Vec<String>> {
     let mut errors = Vec::new();
     for dir in dirs {
         let part = Manifest::read(dir).and_then(|manifest| {
-            let shard = manifest.shard.parse::<Shard>().map_err(|e| {
-                format!("{}: {e}", dir.join(super::MANIFEST_FILE).display())
-            })?;
+            let shard = manifest
+                .shard
+                .parse::<Shard>()
+                .map_err(|e| format!("{}: {e}", dir.join(super::MANIFEST_FILE).display()))?;
             Ok(Part {
                 dir: dir.clone(),
                 manifest,
@@ -144,7 +145,10 @@ fn check_whole(parts: &[Part], out: &Path) -> Result<(), Vec<String>> {
                     errors.push(format!(
                         "shard {k}/{n} in {} is not complete: {} of its {} games ({})",
                         p.dir.display(),
-                        played.iter().filter(|g| own.binary_search(g).is_ok()).count(),
+                        played
+                            .iter()
+                            .filter(|g| own.binary_search(g).is_ok())
+                            .count(),
                         own.len(),
                         crate::rules::truncate(&p.manifest.state)
                     ));

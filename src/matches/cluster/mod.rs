@@ -80,7 +80,12 @@ impl SprtId {
         let model = match self.model.as_str() {
             "trinomial" => SprtModel::Trinomial,
             "pentanomial" => SprtModel::Pentanomial,
-            m => return Err(format!("unknown SPRT model '{}'", crate::rules::truncate(m))),
+            m => {
+                return Err(format!(
+                    "unknown SPRT model '{}'",
+                    crate::rules::truncate(m)
+                ))
+            }
         };
         Ok(SprtConfig {
             elo0: self.elo0,
@@ -191,7 +196,10 @@ fn millis(d: std::time::Duration) -> u64 {
 /// hasher, and enough to tell two openings files apart.
 fn fnv1a(lines: &[String]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in lines.iter().flat_map(|l| l.bytes().chain(std::iter::once(b'\n'))) {
+    for b in lines
+        .iter()
+        .flat_map(|l| l.bytes().chain(std::iter::once(b'\n')))
+    {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
