@@ -13,6 +13,7 @@ pub use merge::merge;
 
 use std::path::Path;
 
+use crate::engine::nnue::file::fnv1a;
 use serde::{Deserialize, Serialize};
 
 use super::stats::{SprtConfig, SprtModel};
@@ -131,7 +132,7 @@ impl Manifest {
             format!(
                 "{} lines, fnv1a64 {:016x}",
                 cfg.openings.len(),
-                fnv1a(&cfg.openings)
+                lines_hash(&cfg.openings)
             )
         };
         Manifest {
@@ -192,18 +193,11 @@ fn millis(d: std::time::Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// FNV-1a (64 bits) of the lines, each ended by a newline: stable across builds and machines, unlike std's
-/// hasher, and enough to tell two openings files apart.
-fn fnv1a(lines: &[String]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in lines
-        .iter()
-        .flat_map(|l| l.bytes().chain(std::iter::once(b'\n')))
-    {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
+/// FNV-1a (64 bits, the nets' checksum) of the lines, each ended by a newline: stable across builds and
+/// machines, unlike std's hasher, and enough to tell two openings files apart.
+fn lines_hash(lines: &[String]) -> u64 {
+    let text: String = lines.iter().flat_map(|l| [l.as_str(), "\n"]).collect();
+    fnv1a(text.as_bytes())
 }
 
 /// The first field in which two matches differ, as `<field> <there>, not <here>`; None when they are the same.
@@ -280,7 +274,13 @@ mod tests {
             difference(&a, &b).unwrap(),
             r#"engine 1 tc "nodes 400", not "nodes 300""#
         );
-        assert_ne!(fnv1a(&["startpos".into()]), fnv1a(&["startpos ".into()]));
-        assert_ne!(fnv1a(&["a".into(), "b".into()]), fnv1a(&["ab".into()]));
+        assert_ne!(
+            lines_hash(&["startpos".into()]),
+            lines_hash(&["startpos ".into()])
+        );
+        assert_ne!(
+            lines_hash(&["a".into(), "b".into()]),
+            lines_hash(&["ab".into()])
+        );
     }
 }
