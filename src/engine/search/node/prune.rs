@@ -172,10 +172,15 @@ impl<V: GameEval> Worker<'_, V> {
 
     /// Step 9. Null move pruning: let the opponent move twice; if a reduced search still cannot bring them below
     /// beta, this node fails high. Costs one shallow search; where it cuts, saves a full-width one, the largest
-    /// single saving of the search. Wrong in zugzwang, so skipped with only king and pawns; and where a quiet drop
-    /// can mate (`king_in_danger`), which passing hides. Never twice in a row, which would only return to the
-    /// same position. From depth 10 a fail high is verified by a reduced search of this node itself, since a
-    /// wrong cut-off that deep hides too much. Returns the fail-high score (0 when stopped meanwhile).
+    /// single saving of the search. Wrong in zugzwang, so skipped with only king and pawns. Never twice in a row,
+    /// which would only return to the same position. From depth 10 a fail high is verified by a reduced search of
+    /// this node itself, since a wrong cut-off that deep hides too much. Returns the fail-high score (0 when
+    /// stopped meanwhile).
+    /// It used to be skipped wherever a quiet drop might mate (enemy pieces within two squares of the king and
+    /// pieces in the enemy's hand), for a Yari quiet mate the search then found a ply earlier. That is most
+    /// middlegame nodes of 9×9: 724 k of the 920 k null-move tries to depth 13 in bench position 8, 20 k of 32 k
+    /// in position 5; without the guard the 9×9 bench to depth 13 takes 17.1 M nodes instead of 38.5 M, and the
+    /// Yari mate is found at depth 15 in 0.49 M nodes instead of depth 13 in 1.1 M.
     fn null_move(&mut self, n: &Node, beta: i32) -> Option<i32> {
         let p = V::SEARCH;
         let depth = n.depth;
@@ -183,7 +188,6 @@ impl<V: GameEval> Worker<'_, V> {
             || n.static_eval < beta
             || !self.has_pieces()
             || !self.last_move_not_null()
-            || self.king_in_danger()
         {
             return None;
         }
@@ -315,21 +319,6 @@ impl<V: GameEval> Worker<'_, V> {
             }
         }
         ControlFlow::Continue(ext)
-    }
-
-    /// Whether the side to move's king may face a mating attack: enemy pieces near it while the enemy holds
-    /// pieces to drop. Passing (null move) and static cut-offs are unsound there: a quiet drop can mate.
-    pub(super) fn king_in_danger(&self) -> bool {
-        let us = self.pos.side_to_move();
-        let them = !us;
-        let hand = self.pos.hand(them);
-        if hand.total() == 0 {
-            return false;
-        }
-        let zone = crate::rules::position::Bb::<V>::from_u128(
-            V::tables().near2[self.pos.king(us).index()],
-        );
-        (zone & self.pos.color_bb(them) & !self.pos.kind_bb(Kind::King)).any()
     }
 
     /// Whether the side to move has nothing but its king, on the board and in hand.
