@@ -222,12 +222,12 @@ fn missed_mates_are_forced_mates() {
     assert_eq!(s.mate_length(&mut pos::<Shogi>(sfen), 3), Some(3));
 }
 
-/// Found from depth 15 (0.49 M nodes, a quarter of a second, with a 64 MB table). While the null move was skipped
-/// wherever a quiet drop might mate, from depth 13 in 1.1 M nodes: a ply earlier, at twice the cost; a user waits
-/// less for it now. (Depth 12 while checks off the principal line were extended, which cost more elsewhere.)
+/// Found from depth 16 (0.61 M nodes, a third of a second, one thread, 16 or 64 MB table). While the null move was
+/// skipped wherever a quiet drop might mate, from depth 13 in 1.1 M nodes: three plies earlier, at nearly twice the
+/// nodes; a user waits less for it now. (Depth 12 while checks off the principal line were extended, which cost more elsewhere.)
 #[test]
 fn missed_quiet_mate_yari_null_move() {
-    check_mate::<Yari>("k1+P4/1n5/7/7/7/7/7/7/4K2 b RP 1", 5, "P*7c", 15, false);
+    check_mate::<Yari>("k1+P4/1n5/7/7/7/7/7/7/4K2 b RP 1", 5, "P*7c", 16, false);
 }
 
 /// A quiet mate: the first two attacking moves give no check (P*3d, then 3d3c+ threatening 7b4b+). Null-move and
