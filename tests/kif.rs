@@ -52,7 +52,7 @@ fn same_as_sfen_and_csa(g: &KifGame, stem: &str) {
     assert_eq!(played.sfen(), lines.next().unwrap(), "{stem}");
     if g.kind == GameKind::Shogi {
         let csa = std::fs::read_to_string(data(&format!("{stem}.csa"))).unwrap();
-        let from_csa = formats::import(&csa, GameKind::Shogi).unwrap();
+        let from_csa = formats::import(&csa, GameKind::Shogi).unwrap().0;
         // CSA has no move number
         let fields = |s: &str| s.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
         assert_eq!(
@@ -126,7 +126,13 @@ fn minishogi_as_5五将棋() {
     assert_eq!(g.moves.len(), 30);
     // minishogi has no CSA form here: the CSA writer is 9x9 only
     let rec = Record::new(g.kind, Some(&g.start_sfen)).unwrap();
-    assert!(formats::export(&rec, "csa", &[String::new(), String::new()]).is_err());
+    assert!(formats::export(
+        &rec,
+        "csa",
+        &[String::new(), String::new()],
+        &formats::Notes::default()
+    )
+    .is_err());
 }
 
 /// 第21期竜王戦第7局 (2008), as newspapers print it, in KI2: every move resolves, and Hayate writes the same

@@ -10,7 +10,7 @@
 //! - a games.txt line or live record that parses prints back to text that parses to the same record.
 #![no_main]
 
-use hayate::gui::formats::{export, import};
+use hayate::gui::formats::{export, import, Notes};
 use hayate::gui::record::Record;
 use hayate::host::records::{LiveGame, RecordLine};
 use hayate::rules::notation::header::decode;
@@ -30,7 +30,7 @@ fn same_game(a: &Record, b: &Record, what: &str) {
 }
 
 fn check_import(text: &str, current: GameKind) {
-    let Ok(rec) = import(text, current) else {
+    let Ok((rec, notes)) = import(text, current) else {
         return;
     };
     let again = Record::new(rec.kind, Some(&rec.start_sfen))
@@ -38,39 +38,41 @@ fn check_import(text: &str, current: GameKind) {
         .expect("an accepted import replays");
     assert_eq!(again.sfen(), rec.sfen(), "replay of {text:?}");
     let names = ["Sente".to_string(), "Gote".to_string()];
-    let usi = export(&rec, "usi", &names).expect("usi export");
+    let usi = export(&rec, "usi", &names, &Notes::default()).expect("usi export");
     same_game(
-        &import(&usi, GameKind::Shogi).expect("usi re-import"),
+        &import(&usi, GameKind::Shogi).expect("usi re-import").0,
         &rec,
         &usi,
     );
-    let sfen = export(&rec, "sfen", &names).expect("sfen export");
+    let sfen = export(&rec, "sfen", &names, &Notes::default()).expect("sfen export");
     assert_eq!(
         import(&sfen, GameKind::Shogi)
             .expect("sfen re-import")
+            .0
             .sfen(),
         rec.sfen(),
         "{sfen}"
     );
     for format in ["kif", "ki2"] {
-        if let Ok(text) = export(&rec, format, &names) {
+        // with the record's own notes (times, comments, header fields, its ending) as the page exports it
+        if let Ok(text) = export(&rec, format, &names, &notes) {
             same_game(
-                &import(&text, GameKind::Yari).expect("KIF re-import"),
+                &import(&text, GameKind::Yari).expect("KIF re-import").0,
                 &rec,
                 &text,
             );
         }
     }
     if rec.ending.is_some() {
-        let line = export(&rec, "record", &names).expect("record export");
-        let back = import(&line, GameKind::Shogi).expect("record re-import");
+        let line = export(&rec, "record", &names, &Notes::default()).expect("record export");
+        let back = import(&line, GameKind::Shogi).expect("record re-import").0;
         assert_eq!(
             (&back.start_sfen, &back.moves),
             (&rec.start_sfen, &rec.moves),
             "{line}"
         );
-        if let Ok(csa) = export(&rec, "csa", &names) {
-            let back = import(&csa, GameKind::Minishogi).expect("csa re-import");
+        if let Ok(csa) = export(&rec, "csa", &names, &Notes::default()) {
+            let back = import(&csa, GameKind::Minishogi).expect("csa re-import").0;
             assert_eq!(
                 (&back.start_sfen, &back.moves),
                 (&rec.start_sfen, &rec.moves),

@@ -6,7 +6,7 @@ use super::record::Record;
 use crate::host::records::{csa_text, RecordLine};
 use crate::host::Game;
 use crate::rules::notation::ki2;
-use crate::rules::notation::kif::{self, KifGame};
+use crate::rules::notation::kif::{self, Ending, KifGame};
 use crate::rules::piece::Color;
 use crate::rules::position::csa;
 use crate::rules::truncate;
@@ -71,9 +71,76 @@ pub fn start_sfen(kind: GameKind, start: Option<&str>) -> Result<Option<String>,
     }
 }
 
-/// Reads a game from pasted text, detecting its format. `current` is the game a bare USI move list or
-/// `position startpos` belongs to.
-pub fn import(text: &str, current: GameKind) -> Result<Record, String> {
+/// What an imported KIF or KI2 says beside its start and moves: the players, the other header fields, each
+/// move's time, the comments and the ending. They were written for those moves, and hold for as long as the game
+/// follows them: a move taken back and another played keeps the notes of the moves before it, and the ending only
+/// stands while the game is exactly the one recorded. The other formats bring none.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Notes {
+    /// Sente's (下手's) and gote's (上手's).
+    pub names: Option<[String; 2]>,
+    /// In the record's order, without 手合割 and the names.
+    pub headers: Vec<(String, String)>,
+    moves: Vec<String>,
+    times_ms: Vec<Option<u64>>,
+    /// `comments[0]` before the first move, `comments[i]` after move `i`.
+    comments: Vec<Vec<String>>,
+    ending: Option<Ending>,
+}
+
+impl Notes {
+    fn from_kif(game: &KifGame) -> Notes {
+        Notes {
+            names: game
+                .names
+                .iter()
+                .any(|n| !n.is_empty())
+                .then(|| game.names.clone()),
+            headers: game.headers.clone(),
+            moves: game.moves.clone(),
+            times_ms: game.times_ms.clone(),
+            comments: game.comments.clone(),
+            ending: game.ending,
+        }
+    }
+
+    /// How many plies of `moves` the notes were written for.
+    fn shared(&self, moves: &[String]) -> usize {
+        moves
+            .iter()
+            .zip(&self.moves)
+            .take_while(|(a, b)| a == b)
+            .count()
+    }
+
+    /// Each move's time, one per move of `moves`.
+    pub fn times_ms(&self, moves: &[String]) -> Vec<Option<u64>> {
+        let n = self.shared(moves);
+        (0..moves.len())
+            .map(|i| self.times_ms.get(i).copied().flatten().filter(|_| i < n))
+            .collect()
+    }
+
+    /// The comments of each position of `moves`: before the first move, then after each move.
+    pub fn comments(&self, moves: &[String]) -> Vec<Vec<String>> {
+        let n = self.shared(moves);
+        (0..=moves.len())
+            .map(|i| match self.comments.get(i) {
+                Some(c) if i <= n => c.clone(),
+                _ => Vec::new(),
+            })
+            .collect()
+    }
+
+    /// The recorded ending (投了, 切れ負け, ...), while the game is the one recorded.
+    pub fn ending(&self, moves: &[String]) -> Option<Ending> {
+        self.ending.filter(|_| moves == self.moves.as_slice())
+    }
+}
+
+/// Reads a game from pasted text, detecting its format, with what the record says beside its moves. `current`
+/// is the game a bare USI move list or `position startpos` belongs to.
+pub fn import(text: &str, current: GameKind) -> Result<(Record, Notes), String> {
     let text = text.trim();
     if text.is_empty() {
         return Err("nothing to import".into());
@@ -81,12 +148,18 @@ pub fn import(text: &str, current: GameKind) -> Result<Record, String> {
     if text.len() > 1_000_000 {
         return Err("the text is too long".into());
     }
-    let first = text.split_whitespace().next().unwrap_or("");
     if kif::looks_like_kif(text) {
         let game = kif::read(text).map_err(|e| e.to_string())?;
-        return Record::new(game.kind, Some(&game.start_sfen))?
-            .with_moves(game.moves.iter().map(String::as_str));
+        let rec = Record::new(game.kind, Some(&game.start_sfen))?
+            .with_moves(game.moves.iter().map(String::as_str))?;
+        return Ok((rec, Notes::from_kif(&game)));
     }
+    Ok((import_record(text, current)?, Notes::default()))
+}
+
+/// A game from text of a format that holds nothing beside the moves.
+fn import_record(text: &str, current: GameKind) -> Result<Record, String> {
+    let first = text.split_whitespace().next().unwrap_or("");
     if text.lines().any(|l| csa::is_csa_line(l.trim())) {
         return import_csa(text);
     }
@@ -141,11 +214,16 @@ fn from_sfen_and_moves(sfen: &str, moves: &[String], current: GameKind) -> Resul
 }
 
 /// The game as text in `format`: `sfen`, `usi`, `record` (finished games only), `csa` (9×9 only), `kif` or `ki2`
-/// (9×9 and minishogi).
-pub fn export(rec: &Record, format: &str, names: &[String; 2]) -> Result<String, String> {
+/// (9×9 and minishogi, with the notes that still hold: header fields, times, comments, a recorded ending).
+pub fn export(
+    rec: &Record,
+    format: &str,
+    names: &[String; 2],
+    notes: &Notes,
+) -> Result<String, String> {
     match format {
-        "kif" => kif::write(&kif_game(rec, names)),
-        "ki2" => ki2::write(&kif_game(rec, names)),
+        "kif" => kif::write(&kif_game(rec, names, notes)),
+        "ki2" => ki2::write(&kif_game(rec, names, notes)),
         "sfen" => Ok(rec.sfen()),
         "usi" => Ok(rec.position_command()),
         "record" | "csa" => {
@@ -178,16 +256,22 @@ pub fn export(rec: &Record, format: &str, names: &[String; 2]) -> Result<String,
     }
 }
 
-/// The game as KIF and KI2 hold it: a game in progress has no ending.
-fn kif_game(rec: &Record, names: &[String; 2]) -> KifGame {
+/// The game as KIF and KI2 hold it: a game in progress has no ending but the one its record had.
+fn kif_game(rec: &Record, names: &[String; 2], notes: &Notes) -> KifGame {
     let mut game = KifGame::new(rec.kind, &rec.start_sfen, rec.moves.clone());
     game.names = names.clone();
+    game.headers = notes.headers.clone();
+    game.times_ms = notes.times_ms(&rec.moves);
+    game.comments = notes.comments(&rec.moves);
     let to_move = if rec.black_to_move() {
         Color::Black
     } else {
         Color::White
     };
-    game.ending = rec.ending.map(|e| e.reason.kif_ending(e.outcome, to_move));
+    game.ending = rec
+        .ending
+        .map(|e| e.reason.kif_ending(e.outcome, to_move))
+        .or_else(|| notes.ending(&rec.moves));
     game
 }
 
@@ -204,39 +288,44 @@ fn import_csa(text: &str) -> Result<Record, String> {
 mod tests {
     use super::*;
 
+    /// The game of an import, without its notes.
+    fn import_game(text: &str, current: GameKind) -> Result<Record, String> {
+        import(text, current).map(|(rec, _)| rec)
+    }
+
     #[test]
     fn formats_are_detected() {
-        let r = import("position startpos moves 7g7f 3c3d", GameKind::Shogi).unwrap();
+        let r = import_game("position startpos moves 7g7f 3c3d", GameKind::Shogi).unwrap();
         assert_eq!(r.moves, vec!["7g7f", "3c3d"]);
-        let r = import("3e3d 3a3b", GameKind::Minishogi).unwrap();
+        let r = import_game("3e3d 3a3b", GameKind::Minishogi).unwrap();
         assert_eq!(r.kind, GameKind::Minishogi);
-        let r = import(
+        let r = import_game(
             "rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1 moves 1g1f",
             GameKind::Shogi,
         )
         .unwrap();
         assert_eq!(r.kind, GameKind::Yari);
-        let r = import(
+        let r = import_game(
             "1-0 resign sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 3e3d",
             GameKind::Shogi,
         )
         .unwrap();
         assert_eq!((r.kind, r.moves.len()), (GameKind::Minishogi, 1));
-        let r = import(
+        let r = import_game(
             "V2.2\nN+a\nN-b\nPI\n+\n+7776FU\nT1\n-3334FU\n+8822UM\n%TORYO\n",
             GameKind::Minishogi,
         )
         .unwrap();
         assert_eq!(r.moves, vec!["7g7f", "3c3d", "8h2b+"]);
-        assert!(import("7g7f 7g7f", GameKind::Shogi).is_err());
+        assert!(import_game("7g7f 7g7f", GameKind::Shogi).is_err());
         // two pieces of a kind in hand
         let two_pawns = "P1 *  *  *  * -OU *  *  *  * \nP2 *  *  *  *  *  *  *  *  * \nP3 *  *  *  *  *  *  *  *  * \n\
                          P4 *  *  *  *  *  *  *  *  * \nP5 *  *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \n\
                          P7 *  *  *  *  *  *  *  *  * \nP8 *  *  *  *  *  *  *  *  * \nP9 *  *  *  * +OU *  *  *  * \n\
                          P+00FU00KI00FU\n+\n";
-        let r = import(two_pawns, GameKind::Shogi).unwrap();
+        let r = import_game(two_pawns, GameKind::Shogi).unwrap();
         assert_eq!(r.start_sfen, "4k4/9/9/9/9/9/9/9/4K4 b G2P 1");
-        assert!(import("", GameKind::Shogi).is_err());
+        assert!(import_game("", GameKind::Shogi).is_err());
     }
 
     #[test]
@@ -244,13 +333,68 @@ mod tests {
         let mut r = Record::new(GameKind::Shogi, Some("4k4/9/4P4/9/9/9/9/9/4K4 b G 1")).unwrap();
         r.play("G*5b").unwrap();
         let names = ["a".to_string(), "b".to_string()];
-        let csa = export(&r, "csa", &names).unwrap();
-        let back = import(&csa, GameKind::Minishogi).unwrap();
+        let csa = export(&r, "csa", &names, &Notes::default()).unwrap();
+        let back = import_game(&csa, GameKind::Minishogi).unwrap();
         assert_eq!(back.start_sfen, r.start_sfen);
         assert_eq!(back.moves, r.moves);
         assert_eq!(
-            export(&r, "record", &names).unwrap(),
+            export(&r, "record", &names, &Notes::default()).unwrap(),
             "1-0 checkmate sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1 moves G*5b"
+        );
+    }
+
+    /// A KIF's players, header fields, times, comments and ending are kept beside the game and written back
+    /// for the moves they were recorded with.
+    #[test]
+    fn a_kifs_notes_follow_its_moves() {
+        let text = "開始日時：2024/01/02 10:00:00\n手合割：平手\n先手：羽生\n後手：藤井\n\
+                    手数----指手---------消費時間--\n*序盤\n   1 ７六歩(77)   ( 0:05/00:00:05)\n\
+                    *角道を開ける\n   2 ３四歩(33)   ( 1:10/00:01:10)\n   3 投了   ( 0:02/00:00:07)\n";
+        let (rec, notes) = import(text, GameKind::Minishogi).unwrap();
+        assert_eq!(rec.moves, ["7g7f", "3c3d"]);
+        assert_eq!(notes.names, Some(["羽生".to_string(), "藤井".to_string()]));
+        assert_eq!(
+            notes.headers,
+            [("開始日時".to_string(), "2024/01/02 10:00:00".to_string())]
+        );
+        assert_eq!(notes.times_ms(&rec.moves), [Some(5_000), Some(70_000)]);
+        assert_eq!(
+            notes.comments(&rec.moves),
+            [
+                vec!["序盤".to_string()],
+                vec!["角道を開ける".to_string()],
+                vec![]
+            ]
+        );
+        assert_eq!(notes.ending(&rec.moves), Some(Ending::Resign));
+        let names = notes.names.clone().unwrap();
+        let again = export(&rec, "kif", &names, &notes).unwrap();
+        let (back, back_notes) = import(&again, GameKind::Shogi).unwrap();
+        assert_eq!(back.moves, rec.moves);
+        assert_eq!(back_notes, notes, "{again}");
+        // another second move: the first move's time and comment stay, the rest and the ending go
+        let mut other = rec.clone();
+        other.take_back(1);
+        other.play("8c8d").unwrap();
+        assert_eq!(notes.times_ms(&other.moves), [Some(5_000), None]);
+        assert_eq!(
+            notes.comments(&other.moves),
+            [
+                vec!["序盤".to_string()],
+                vec!["角道を開ける".to_string()],
+                vec![]
+            ]
+        );
+        assert_eq!(notes.ending(&other.moves), None);
+        let text = export(&other, "kif", &names, &notes).unwrap();
+        assert!(text.contains("開始日時：2024/01/02 10:00:00"), "{text}");
+        assert!(!text.contains("投了"), "{text}");
+        // the other formats bring no notes
+        assert_eq!(
+            import("position startpos moves 7g7f", GameKind::Shogi)
+                .unwrap()
+                .1,
+            Notes::default()
         );
     }
 
@@ -326,7 +470,7 @@ mod tests {
                 current in 0u8..3,
             ) {
                 let text = lines.join("\n");
-                if let Ok(rec) = import(&text, kind_of(current)) {
+                if let Ok(rec) = import_game(&text, kind_of(current)) {
                     // what was accepted is a game the rules core replays to the same place
                     let again = Record::new(rec.kind, Some(&rec.start_sfen))
                         .and_then(|r| r.with_moves(rec.moves.iter().map(String::as_str)));
@@ -348,25 +492,25 @@ mod tests {
                 let kind = kind_of(kind);
                 let rec = random_game(kind, start, plies, seed);
                 let names = ["Sente".to_string(), "Gote".to_string()];
-                let usi = export(&rec, "usi", &names).unwrap();
-                let back = import(&usi, GameKind::Shogi).unwrap();
+                let usi = export(&rec, "usi", &names, &Notes::default()).unwrap();
+                let back = import_game(&usi, GameKind::Shogi).unwrap();
                 prop_assert_eq!((&back.start_sfen, &back.moves, back.kind), (&rec.start_sfen, &rec.moves, kind));
-                let sfen = export(&rec, "sfen", &names).unwrap();
-                prop_assert_eq!(import(&sfen, GameKind::Shogi).unwrap().sfen(), rec.sfen());
+                let sfen = export(&rec, "sfen", &names, &Notes::default()).unwrap();
+                prop_assert_eq!(import_game(&sfen, GameKind::Shogi).unwrap().sfen(), rec.sfen());
                 // a finished game: the record line and (9x9) the CSA record
                 let mut done = rec.clone();
                 if done.ending.is_none() {
                     done.ending = Some(crate::gui::record::Ending { outcome: Outcome::Draw, reason: Reason::MaxPlies });
                 }
-                let line = export(&done, "record", &names).unwrap();
-                let back = import(&line, GameKind::Shogi).unwrap();
+                let line = export(&done, "record", &names, &Notes::default()).unwrap();
+                let back = import_game(&line, GameKind::Shogi).unwrap();
                 prop_assert_eq!((&back.start_sfen, &back.moves), (&rec.start_sfen, &rec.moves));
                 // KIF and KI2 of the game in progress and of the finished one (9x9, minishogi)
                 for (format, game) in [("kif", &rec), ("ki2", &rec), ("kif", &done), ("ki2", &done)] {
-                    match export(game, format, &names) {
+                    match export(game, format, &names, &Notes::default()) {
                         Ok(text) => {
                             prop_assert_ne!(kind, GameKind::Yari);
-                            let back = import(&text, GameKind::Yari).unwrap();
+                            let back = import_game(&text, GameKind::Yari).unwrap();
                             prop_assert_eq!((&back.start_sfen, &back.moves), (&rec.start_sfen, &rec.moves));
                         }
                         Err(e) => {
@@ -375,10 +519,10 @@ mod tests {
                         }
                     }
                 }
-                match export(&done, "csa", &names) {
+                match export(&done, "csa", &names, &Notes::default()) {
                     Ok(csa) => {
                         prop_assert_eq!(kind, GameKind::Shogi);
-                        let back = import(&csa, GameKind::Minishogi).unwrap();
+                        let back = import_game(&csa, GameKind::Minishogi).unwrap();
                         prop_assert_eq!((&back.start_sfen, &back.moves), (&rec.start_sfen, &rec.moves));
                     }
                     Err(_) => prop_assert_ne!(kind, GameKind::Shogi),

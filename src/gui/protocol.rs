@@ -142,6 +142,21 @@ pub struct State {
     /// The moves' Japanese names (`▲７六歩`, `△同　銀`); none for Yari shogi, which has no such notation.
     #[serde(default)]
     pub moves_ja: Vec<String>,
+    /// The players of an imported record (KIF, KI2), sente's (下手's) first.
+    #[serde(default)]
+    pub names: Option<[String; 2]>,
+    /// Its other header fields (開始日時, 棋戦, ...), in its order.
+    #[serde(default)]
+    pub headers: Vec<(String, String)>,
+    /// Each move's recorded time in milliseconds, one per move: none for a move the record does not hold.
+    #[serde(default)]
+    pub times_ms: Vec<Option<u64>>,
+    /// The record's comments on each position (index = plies played), lines joined by newlines.
+    #[serde(default)]
+    pub comments: Vec<String>,
+    /// The record's ending as KIF writes it (投了, 切れ負け, ...), while the game is the one recorded.
+    #[serde(default)]
+    pub recorded_ending: Option<String>,
     pub sfen: String,
     /// The legal moves in USI notation: the only moves the page may send.
     pub legal: Vec<String>,

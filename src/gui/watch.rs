@@ -208,14 +208,14 @@ fn games(path: &Path) -> Result<Vec<Result<FileGame, String>>, String> {
 }
 
 fn csa_game(text: &str) -> Result<FileGame, String> {
-    let full = formats::import(text, GameKind::Shogi)?;
+    let (full, notes) = formats::import(text, GameKind::Shogi)?;
     let mut start = full.clone();
     start.take_back(full.moves.len());
     Ok(FileGame {
         start,
         ending: full.ending,
         moves: full.moves,
-        players: None,
+        players: notes.names,
         clocks: None,
         scores: Vec::new(),
     })

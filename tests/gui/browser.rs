@@ -328,7 +328,7 @@ fn japanese_notation(page: &Page) {
     let s = page.wait_in_page("s.moves.length == 40", Duration::from_secs(10));
     let shown = |p: &Page| -> Vec<String> {
         let list = p.eval(
-            "JSON.stringify([...document.querySelectorAll('#moves li')].map(l => l.textContent))",
+            "JSON.stringify([...document.querySelectorAll('#moves li:not(.ending)')].map(l => l.firstChild.textContent))",
         );
         serde_json::from_str(list.as_str().unwrap_or("[]")).expect("JSON")
     };
@@ -344,6 +344,19 @@ fn japanese_notation(page: &Page) {
     assert_eq!(japanese[10], "▲５八金右");
     assert_eq!(japanese[22], "▲同　歩");
     assert_eq!(coords(page), "987654321一二三四五六七八九");
+    // what the record says beside the moves: the players, each move's time, a comment, the ending
+    assert_eq!(
+        page.eval("document.getElementById('players').textContent"),
+        "☗ 羽生善治  ☖ 渡辺明"
+    );
+    assert_eq!(
+        page.eval("[...document.querySelectorAll('#moves li')].slice(0, 2).map(l => l.textContent + '|' + l.title).join(',')"),
+        "▲７六歩 0:17|角道を開ける。,△８四歩 1:12|"
+    );
+    assert_eq!(
+        page.eval("document.querySelector('#moves li:last-child').textContent"),
+        "投了"
+    );
     // the analysis lines in Japanese notation too, continuing from the game's last move
     page.set_value("multipv", "2");
     page.click("#analyse");

@@ -366,20 +366,62 @@ fn import_detects_each_format_and_export_writes_them() {
         s["moves_ja"].as_array().unwrap()[..2],
         json!(["▲７六歩", "△８四歩"]).as_array().unwrap()[..]
     );
-    // the game goes on: a KIF holds a game in progress
+    // the game goes on (a KIF holds a game to study further), with what the record says beside the moves: the
+    // players, header fields, each move's time, the comments and the recorded ending
     assert!(s["result"].is_null());
+    assert_eq!(s["names"], json!(["羽生善治", "渡辺明"]));
+    assert_eq!(s["headers"][2], json!(["棋戦", "竜王戦"]));
+    assert_eq!(s["times_ms"][0], 17_000);
+    assert_eq!(s["times_ms"][1], 72_000);
+    assert_eq!(s["times_ms"].as_array().map(Vec::len), Some(40));
+    assert_eq!(s["comments"][0], "");
+    assert_eq!(s["comments"][1], "角道を開ける。");
+    assert_eq!(s["comments"].as_array().map(Vec::len), Some(41));
+    assert_eq!(s["recorded_ending"], "投了");
     let e = c.request(json!({"type": "export", "format": "kif"}));
     let text = e["text"].as_str().unwrap();
+    assert!(text.contains("棋戦：竜王戦\n"), "{text}");
     assert!(
-        text.starts_with(
-            "手合割：平手\n先手：Sente\n後手：Gote\n手数----指手---------消費時間--\n   1 ７六歩(77)"
+        text.contains(
+            "手合割：平手\n先手：羽生善治\n後手：渡辺明\n手数----指手---------消費時間--\n   1 ７六歩(77)     ( 0:17/00:00:17)\n*角道を開ける。\n"
         ),
         "{text}"
     );
+    assert!(text.contains("\n  41 投了"), "{text}");
+    // a move taken back: the moves before keep their notes, the ending is no longer the record's
+    let s = c.request(json!({"type": "takeback"}));
+    assert_eq!(s["moves"].as_array().map(Vec::len), Some(39));
+    assert!(s["recorded_ending"].is_null());
+    assert_eq!(s["times_ms"][38], 56_000);
+    assert_eq!(s["names"], json!(["羽生善治", "渡辺明"]));
+    let other = s["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| *m != "8a7c")
+        .unwrap()
+        .clone();
+    let s = c.request(json!({"type": "move", "move": other}));
+    assert_eq!(s["moves"].as_array().map(Vec::len), Some(40));
+    assert!(s["times_ms"][39].is_null(), "{s}");
+    let e = c.request(json!({"type": "export", "format": "kif"}));
+    let text = e["text"].as_str().unwrap();
+    assert!(text.contains("先手：羽生善治\n"), "{text}");
+    assert!(!text.contains("投了"), "{text}");
+    // a game set up anew has no record's notes
+    let s = c.request(json!({"type": "import", "text": kif_text("kifu-for-windows.kif")}));
+    assert_eq!(s["moves"].as_array().map(Vec::len), Some(40));
+    let e = c.request(json!({"type": "export", "format": "kif"}));
+    let text = e["text"].as_str().unwrap();
     assert!(
-        text.contains("\n  23 同　歩(56)     ( 0:00/00:00:00)\n"),
+        text.contains("\n  23 同　歩(56)     ( 1:15/00:09:52)\n"),
         "{text}"
     );
+    let s = c.request(json!({"type": "new", "game": "shogi"}));
+    assert!(s["names"].is_null());
+    assert_eq!(s["comments"], json!([""]));
+    let s = c.request(json!({"type": "import", "text": kif_text("kifu-for-windows.kif")}));
+    assert_eq!(s["moves"].as_array().map(Vec::len), Some(40));
     let e = c.request(json!({"type": "export", "format": "ki2"}));
     let text = e["text"].as_str().unwrap();
     assert!(text.contains("▲５八金右"), "{text}");

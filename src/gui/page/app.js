@@ -135,16 +135,43 @@ function draw() {
 function japanese() { return ui.japanese && state && state.game !== "yarishogi"; }
 function moveText(usi, names, i) { return japanese() && names && names[i] ? names[i] : usi; }
 
+// A recorded move time as KIF shows it, m:ss.
+function clockText(ms) {
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
 function drawMoves() {
   const list = $("moves");
-  list.replaceChildren(...state.moves.map((m, i) => {
+  const times = state.times_ms || [], comments = state.comments || [];
+  const items = state.moves.map((m, i) => {
     const li = document.createElement("li");
     li.textContent = moveText(m, state.moves_ja, i);
+    if (times[i] != null) {
+      const t = document.createElement("span");
+      t.className = "time";
+      t.textContent = " " + clockText(times[i]);
+      li.appendChild(t);
+    }
+    // a recorded comment after the move: shown when the mouse rests on it
+    if (comments[i + 1]) { li.title = comments[i + 1]; li.classList.add("commented"); }
     li.dataset.usi = m;
-    if (i === state.moves.length - 1) li.className = "last";
+    if (i === state.moves.length - 1) li.classList.add("last");
     return li;
-  }));
+  });
+  if (state.recorded_ending) {
+    const li = document.createElement("li");
+    li.textContent = state.recorded_ending;
+    li.className = "ending";
+    items.push(li);
+  }
+  list.replaceChildren(...items);
   list.scrollTop = list.scrollHeight;
+  // an imported record's players, header fields and the comment on the position shown
+  const names = state.names;
+  $("players").textContent = names ? `☗ ${names[0]}  ☖ ${names[1]}` : "";
+  $("players").title = (state.headers || []).map(([k, v]) => `${k}：${v}`).join("\n");
+  $("comment").textContent = comments[state.moves.length] || "";
 }
 
 // The evaluation graph: one point per ply from the engines' scores (sente's side), clipped at ±2000.

@@ -64,6 +64,8 @@ pub struct Session {
     events_tx: Sender<(usize, Event)>,
     events_rx: Receiver<(usize, Event)>,
     record: Record,
+    /// What the imported record said beside its moves (`formats::Notes`); none for any other game.
+    notes: formats::Notes,
     evals: Vec<Option<i32>>,
     player: Option<Player>,
     /// Analysis mode: engine and MultiPV; it follows the position until `stop`.
@@ -100,6 +102,7 @@ impl Session {
             events_tx,
             events_rx,
             record,
+            notes: formats::Notes::default(),
             evals: vec![None],
             player: None,
             analysis: None,
@@ -152,11 +155,13 @@ impl Session {
                 self.replace_game(rec);
             }
             Request::Import { text } => {
-                let rec = formats::import(&text, self.record.kind)?;
+                let (rec, notes) = formats::import(&text, self.record.kind)?;
                 self.replace_game(rec);
+                self.notes = notes;
             }
             Request::Export { format } => {
-                let text = formats::export(&self.record, &format, &self.names_of_players())?;
+                let text =
+                    formats::export(&self.record, &format, &self.names_of_players(), &self.notes)?;
                 return Ok(Some(Reply::Export { format, text }));
             }
             Request::Move { usi } => self.player_move(&usi)?,
@@ -283,8 +288,13 @@ impl Session {
         }
     }
 
+    /// The players as a record names them: an engine playing here, else those of the imported record.
     fn names_of_players(&self) -> [String; 2] {
-        let mut names = ["Sente".to_string(), "Gote".to_string()];
+        let mut names = self
+            .notes
+            .names
+            .clone()
+            .unwrap_or_else(|| ["Sente".to_string(), "Gote".to_string()]);
         if let Some(p) = &self.player {
             names[p.side] = self.names[p.engine].clone();
         }
@@ -300,6 +310,7 @@ impl Session {
         }
         self.evals = vec![None; rec.moves.len() + 1];
         self.record = rec;
+        self.notes = formats::Notes::default();
         if let Some(p) = &mut self.player {
             p.clocks = Clocks::new(p.clocks.tc);
         }
@@ -387,6 +398,19 @@ impl Session {
             start_sfen: self.record.start_sfen.clone(),
             moves: self.record.moves.clone(),
             moves_ja: self.record.japanese_moves(),
+            names: self.notes.names.clone(),
+            headers: self.notes.headers.clone(),
+            times_ms: self.notes.times_ms(&self.record.moves),
+            comments: self
+                .notes
+                .comments(&self.record.moves)
+                .into_iter()
+                .map(|c| c.join("\n"))
+                .collect(),
+            recorded_ending: self
+                .notes
+                .ending(&self.record.moves)
+                .map(|e| e.word().to_string()),
             sfen: view.sfen,
             legal: if engine_moves { Vec::new() } else { view.legal },
             check: view.check,
