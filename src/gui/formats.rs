@@ -165,7 +165,8 @@ fn import_record(text: &str, current: GameKind) -> Result<Record, String> {
     }
     if matches!(first, "1-0" | "0-1" | "1/2-1/2") {
         // the first line of a games.txt, the game as it was (its ending is judged again by the rules)
-        let line = RecordLine::parse(text.lines().next().unwrap_or(""))?;
+        let line =
+            RecordLine::parse(text.lines().next().unwrap_or("")).map_err(|e| e.to_string())?;
         return from_sfen_and_moves(&line.start_sfen, &line.moves, current);
     }
     let words: Vec<&str> = text.split_whitespace().collect();

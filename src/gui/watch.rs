@@ -203,7 +203,11 @@ fn games(path: &Path) -> Result<Vec<Result<FileGame, String>>, String> {
     Ok(complete
         .lines()
         .filter(|l| !l.trim().is_empty())
-        .map(|l| RecordLine::parse(l).and_then(|r| line_game(&r)))
+        .map(|l| {
+            RecordLine::parse(l)
+                .map_err(|e| e.to_string())
+                .and_then(|r| line_game(&r))
+        })
         .collect())
 }
 

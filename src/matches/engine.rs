@@ -16,7 +16,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::interrupt;
-use super::time_control::TimeControl;
+use super::time_control::{TimeControl, TimeControlError};
 use crate::GameKind;
 
 /// Longest stdout or stderr line kept; the rest of a longer line is read and dropped.
@@ -42,9 +42,9 @@ pub struct EngineSpec {
 pub enum EngineSpecError {
     #[error("--engine: '{0}' is not key=value")]
     NotKeyValue(String),
-    /// `tc=` with a time control `TimeControl::parse` refused, with its message.
+    /// `tc=` with a time control `TimeControl::parse` refused.
     #[error("--engine tc: {0}")]
-    TimeControl(String),
+    TimeControl(#[from] TimeControlError),
     #[error("--engine: unknown key '{0}'")]
     UnknownKey(String),
     #[error("--engine needs cmd=<path>")]
@@ -64,9 +64,7 @@ impl EngineSpec {
                 "arg" => spec.args.push(v.to_string()),
                 "dir" => spec.dir = Some(PathBuf::from(v)),
                 "name" => spec.name = Some(v.to_string()),
-                "tc" => {
-                    spec.tc = Some(TimeControl::parse(v).map_err(EngineSpecError::TimeControl)?)
-                }
+                "tc" => spec.tc = Some(TimeControl::parse(v)?),
                 _ => match k.strip_prefix("option.") {
                     Some(name) if !name.is_empty() && !name.contains(char::is_whitespace) => {
                         spec.options.push((name.to_string(), v.to_string()))

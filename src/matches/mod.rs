@@ -115,6 +115,10 @@ pub fn run_match(cfg: &MatchConfig, report: &dyn Report) -> Result<MatchSummary,
 }
 
 /// Checks a record file for the game `variant`; returns the number of games.
-pub fn verify_records(variant: GameKind, text: &str, max_plies: usize) -> Result<usize, String> {
+pub fn verify_records(
+    variant: GameKind,
+    text: &str,
+    max_plies: usize,
+) -> Result<usize, crate::host::records::RecordFileError> {
     with_variant!(variant, V => crate::host::records::verify_file::<V>(text, max_plies))
 }

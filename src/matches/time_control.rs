@@ -3,6 +3,29 @@
 
 use std::time::Duration;
 
+use crate::rules::truncate;
+
+/// Why a time control was refused; each names the control as written (cut to 40 characters, as the word in it).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimeControlError {
+    #[error("'{spec}': '{word}' is not a whole number of {unit}")]
+    NotANumber {
+        spec: String,
+        word: String,
+        unit: &'static str,
+    },
+    #[error("'{spec}': the {what} must be above 0")]
+    Zero { spec: String, what: &'static str },
+    #[error("'{spec}': depth {depth} is too deep")]
+    TooDeep { spec: String, depth: u64 },
+    #[error("'{0}': after '/' only byoyomi=<ms> may follow")]
+    AfterSlash(String),
+    #[error("'{0}': an increment and a byoyomi together are not supported")]
+    IncrementAndByoyomi(String),
+    #[error("'{0}': the time control gives no time")]
+    NoTime(String),
+}
+
 /// A time control, all times in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
@@ -24,18 +47,25 @@ pub enum TimeControl {
 impl TimeControl {
     /// Parses one of `byoyomi=<ms>`, `<base>+<inc>`, `<base>`, `<base>/byoyomi=<ms>`, `movetime=<ms>`,
     /// `nodes=<n>`, `depth=<n>`.
-    pub fn parse(spec: &str) -> Result<Self, String> {
+    pub fn parse(spec: &str) -> Result<Self, TimeControlError> {
         let s = spec.trim();
-        let num = |x: &str, what: &str| -> Result<u64, String> {
+        let num = |x: &str, unit: &'static str| -> Result<u64, TimeControlError> {
             x.trim()
                 .parse::<u64>()
                 .ok()
                 .filter(|&v| v <= 1_000_000_000_000)
-                .ok_or_else(|| format!("'{spec}': '{x}' is not a whole number of {what}"))
+                .ok_or_else(|| TimeControlError::NotANumber {
+                    spec: truncate(spec),
+                    word: truncate(x),
+                    unit,
+                })
         };
-        let positive = |v: u64, what: &str| -> Result<u64, String> {
+        let positive = |v: u64, what: &'static str| -> Result<u64, TimeControlError> {
             if v == 0 {
-                Err(format!("'{spec}': the {what} must be above 0"))
+                Err(TimeControlError::Zero {
+                    spec: truncate(spec),
+                    what,
+                })
             } else {
                 Ok(v)
             }
@@ -58,16 +88,19 @@ impl TimeControl {
                 .ok()
                 .filter(|&d| d <= 1000)
                 .map(TimeControl::Depth)
-                .ok_or_else(|| format!("'{spec}': depth {d} is too deep"));
+                .ok_or_else(|| TimeControlError::TooDeep {
+                    spec: truncate(spec),
+                    depth: d,
+                });
         }
         let (base_ms, inc_ms, byoyomi_ms) = if let Some(v) = s.strip_prefix("byoyomi=") {
             (0, 0, num(v, "milliseconds")?)
         } else {
             let (clock, byoyomi) = match s.split_once('/') {
                 Some((c, b)) => {
-                    let b = b.strip_prefix("byoyomi=").ok_or_else(|| {
-                        format!("'{spec}': after '/' only byoyomi=<ms> may follow")
-                    })?;
+                    let b = b
+                        .strip_prefix("byoyomi=")
+                        .ok_or_else(|| TimeControlError::AfterSlash(truncate(spec)))?;
                     (c, num(b, "milliseconds")?)
                 }
                 None => (s, 0),
@@ -77,14 +110,12 @@ impl TimeControl {
                 None => (num(clock, "milliseconds")?, 0),
             };
             if inc > 0 && byoyomi > 0 {
-                return Err(format!(
-                    "'{spec}': an increment and a byoyomi together are not supported"
-                ));
+                return Err(TimeControlError::IncrementAndByoyomi(truncate(spec)));
             }
             (base, inc, byoyomi)
         };
         if base_ms == 0 && inc_ms == 0 && byoyomi_ms == 0 {
-            return Err(format!("'{spec}': the time control gives no time"));
+            return Err(TimeControlError::NoTime(truncate(spec)));
         }
         Ok(TimeControl::Clock {
             base_ms,

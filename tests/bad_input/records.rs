@@ -57,7 +57,7 @@ proptest! {
             start_sfen: Minishogi::START_SFEN.to_string(),
             moves: moves.iter().map(|m| m.to_string()).collect(),
         };
-        let back = RecordLine::parse(&line.format()).map_err(TestCaseError::fail)?;
+        let back = RecordLine::parse(&line.format()).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(
             (back.outcome, back.reason, &back.start_sfen, &back.moves),
             (outcome, reason, &line.start_sfen, &line.moves)

@@ -1,6 +1,33 @@
 //! The record line of `games.txt`: `<result> <reason> sfen <start> moves <m1> <m2> ...`.
 
 use crate::host::judge::{Outcome, Reason};
+use crate::rules::truncate;
+
+/// Why a record line was refused; the line or word quoted is cut to 40 characters.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordLineError {
+    #[error("not a record line: '{0}'")]
+    NotARecordLine(String),
+    #[error("a record line needs the word 'moves'")]
+    NoMovesWord,
+    #[error("no SFEN in '{0}'")]
+    NoSfen(String),
+    #[error("unknown result '{0}'")]
+    UnknownResult(String),
+    #[error("unknown reason '{0}'")]
+    UnknownReason(String),
+}
+
+impl RecordLineError {
+    /// The result and reason words of a record line read.
+    pub(super) fn ending(result: &str, reason: &str) -> Result<(Outcome, Reason), RecordLineError> {
+        let outcome = Outcome::parse(result)
+            .ok_or_else(|| RecordLineError::UnknownResult(truncate(result)))?;
+        let reason = Reason::parse(reason)
+            .ok_or_else(|| RecordLineError::UnknownReason(truncate(reason)))?;
+        Ok((outcome, reason))
+    }
+}
 
 /// One game of a record file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,10 +53,9 @@ impl RecordLine {
         s
     }
 
-    pub fn parse(line: &str) -> Result<Self, String> {
+    pub fn parse(line: &str) -> Result<Self, RecordLineError> {
         let (result, reason, start_sfen, moves) = split_line(line)?;
-        let outcome = Outcome::parse(result).ok_or_else(|| format!("unknown result '{result}'"))?;
-        let reason = Reason::parse(reason).ok_or_else(|| format!("unknown reason '{reason}'"))?;
+        let (outcome, reason) = RecordLineError::ending(result, reason)?;
         Ok(RecordLine {
             outcome,
             reason,
@@ -40,17 +66,18 @@ impl RecordLine {
 }
 
 /// A record line's result and reason words, start SFEN and moves, the two words unchecked.
-pub(super) fn split_line(line: &str) -> Result<(&str, &str, String, Vec<String>), String> {
+#[allow(clippy::type_complexity)]
+pub(super) fn split_line(line: &str) -> Result<(&str, &str, String, Vec<String>), RecordLineError> {
     let w: Vec<&str> = line.split_whitespace().collect();
     if w.len() < 7 || w[2] != "sfen" {
-        return Err(format!("not a record line: '{line}'"));
+        return Err(RecordLineError::NotARecordLine(truncate(line)));
     }
     let moves_at = w
         .iter()
         .position(|&x| x == "moves")
-        .ok_or("a record line needs the word 'moves'")?;
+        .ok_or(RecordLineError::NoMovesWord)?;
     if moves_at < 4 {
-        return Err(format!("no SFEN in '{line}'"));
+        return Err(RecordLineError::NoSfen(truncate(line)));
     }
     Ok((
         w[0],

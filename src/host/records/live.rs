@@ -3,8 +3,24 @@
 
 use std::path::{Path, PathBuf};
 
-use super::games_txt::split_line;
+use super::games_txt::{split_line, RecordLineError};
 use crate::host::judge::{Outcome, Reason};
+
+/// Why a live record was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LiveRecordError {
+    /// A file being rewritten is renamed whole, so one without its final newline was cut short.
+    #[error("a live record must end with a newline")]
+    CutShort,
+    #[error("{0}: {1}")]
+    Number(&'static str, String),
+    #[error("clocks needs two numbers")]
+    Clocks,
+    #[error("a live record needs its game, sente, gote and record lines")]
+    Incomplete,
+    #[error(transparent)]
+    Line(#[from] RecordLineError),
+}
 
 /// The folder of the live records inside `--out`.
 pub const LIVE_DIR: &str = "live";
@@ -60,9 +76,9 @@ impl LiveGame {
     }
 
     /// Reads a live file's text; a file cut short (no final newline) is refused rather than read as fewer moves.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, LiveRecordError> {
         if !text.ends_with('\n') {
-            return Err("a live record must end with a newline".into());
+            return Err(LiveRecordError::CutShort);
         }
         let mut number = None;
         let mut names = [None, None];
@@ -76,7 +92,7 @@ impl LiveGame {
                     number = Some(
                         rest.trim()
                             .parse::<usize>()
-                            .map_err(|e| format!("game: {e}"))?,
+                            .map_err(|e| LiveRecordError::Number("game", e.to_string()))?,
                     )
                 }
                 "sente" => names[0] = Some(rest.to_string()),
@@ -86,9 +102,11 @@ impl LiveGame {
                         .split_whitespace()
                         .map(str::parse)
                         .collect::<Result<_, _>>()
-                        .map_err(|e| format!("clocks: {e}"))?;
+                        .map_err(|e: std::num::ParseIntError| {
+                            LiveRecordError::Number("clocks", e.to_string())
+                        })?;
                     let [b, w] = ms[..] else {
-                        return Err("clocks needs two numbers".into());
+                        return Err(LiveRecordError::Clocks);
                     };
                     clocks = Some([b, w]);
                 }
@@ -100,7 +118,7 @@ impl LiveGame {
                             _ => w.parse::<i32>().map(Some),
                         })
                         .collect::<Result<_, _>>()
-                        .map_err(|e| format!("scores: {e}"))?;
+                        .map_err(|e| LiveRecordError::Number("scores", e.to_string()))?;
                 }
                 "" => {}
                 _ => {
@@ -108,12 +126,7 @@ impl LiveGame {
                     let ending = if (result, reason) == ("*", "playing") {
                         None
                     } else {
-                        Some((
-                            Outcome::parse(result)
-                                .ok_or_else(|| format!("unknown result '{result}'"))?,
-                            Reason::parse(reason)
-                                .ok_or_else(|| format!("unknown reason '{reason}'"))?,
-                        ))
+                        Some(RecordLineError::ending(result, reason)?)
                     };
                     game = Some((ending, start_sfen, moves));
                 }
@@ -122,7 +135,7 @@ impl LiveGame {
         let (Some(number), [Some(sente), Some(gote)], Some((ending, start_sfen, moves))) =
             (number, names, game)
         else {
-            return Err("a live record needs its game, sente, gote and record lines".into());
+            return Err(LiveRecordError::Incomplete);
         };
         Ok(LiveGame {
             number,

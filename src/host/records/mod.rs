@@ -36,9 +36,9 @@ mod live;
 mod replay;
 
 pub use csa::csa_text;
-pub use games_txt::RecordLine;
-pub use live::{LiveGame, LIVE_DIR};
-pub use replay::{verify, verify_file};
+pub use games_txt::{RecordLine, RecordLineError};
+pub use live::{LiveGame, LiveRecordError, LIVE_DIR};
+pub use replay::{verify, verify_file, RecordFileError, ReplayError};
 
 /// The record file of a match, inside its `--out` folder.
 pub const GAMES_FILE: &str = "games.txt";

@@ -1,47 +1,86 @@
 //! Replaying a record with the rules core, to check that it is a game that was played by the rules and ended
 //! as it says (`hayate match --verify`, and every record a match writes, in the tests).
 
+use super::games_txt::RecordLineError;
 use super::RecordLine;
 use crate::host::judge::{Judge, Outcome, Reason};
 use crate::Variant;
+
+/// Why a record is not a game played by the rules to the end it states.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    #[error("{0}")]
+    Start(String),
+    #[error("the game was over ({end:?}) before move {ply} ({mv})")]
+    OverBefore {
+        end: (Outcome, Reason),
+        ply: usize,
+        mv: String,
+    },
+    #[error("move {ply} ({mv}): {why}")]
+    Illegal { ply: usize, mv: String, why: String },
+    #[error("the game ended ({end:?}) at move {ply}, before the last")]
+    EndedEarly { end: (Outcome, Reason), ply: usize },
+    #[error("the record says {} {} but {what} gives {found:?}", .stated.0.as_str(), .stated.1.as_str())]
+    Disagrees {
+        stated: (Outcome, Reason),
+        what: &'static str,
+        found: Option<(Outcome, Reason)>,
+    },
+    #[error("a maxplies game must be a draw of at least {0} plies")]
+    ShortMaxPlies(usize),
+    #[error("a draw adjudication must be a draw")]
+    AdjudicatedNotDrawn,
+    #[error("the final position had already ended the game: {0:?}")]
+    AlreadyEnded((Outcome, Reason)),
+}
+
+/// A line of a record file that is not a record line, or not a game by the rules; `line` counts from 1.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordFileError {
+    #[error("line {line}: {error}")]
+    Line { line: usize, error: RecordLineError },
+    #[error("line {line}: {error}")]
+    Replay { line: usize, error: ReplayError },
+}
 
 /// Replays a record with the rules core and checks that every move is legal, that the game did not end before
 /// its last move, and that the result and reason agree with the final position wherever the position decides
 /// them (mate, repetition, declaration, the maximum plies); for a loss by resignation, adjudication, illegal move,
 /// time, hang or crash, that the loser is the side to move; that a draw adjudication is a draw. `max_plies` 0 skips the check of the ply count of `maxplies` games.
-pub fn verify<V: Variant>(rec: &RecordLine, max_plies: usize) -> Result<(), String> {
-    let mut judge = Judge::<V>::new(&rec.start_sfen)?;
+pub fn verify<V: Variant>(rec: &RecordLine, max_plies: usize) -> Result<(), ReplayError> {
+    let mut judge = Judge::<V>::new(&rec.start_sfen).map_err(ReplayError::Start)?;
     let n = rec.moves.len();
     for (i, m) in rec.moves.iter().enumerate() {
         if let Some(end) = judge.no_moves() {
-            return Err(format!(
-                "the game was over ({end:?}) before move {} ({m})",
-                i + 1
-            ));
+            return Err(ReplayError::OverBefore {
+                end,
+                ply: i + 1,
+                mv: m.clone(),
+            });
         }
-        let end = judge
-            .play(m)
-            .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
-        if end.is_some() && i + 1 < n {
-            return Err(format!(
-                "the game ended ({end:?}) at move {}, before the last",
-                i + 1
-            ));
+        let end = judge.play(m).map_err(|e| ReplayError::Illegal {
+            ply: i + 1,
+            mv: m.clone(),
+            why: e.to_string(),
+        })?;
+        if let Some(end) = end.filter(|_| i + 1 < n) {
+            return Err(ReplayError::EndedEarly { end, ply: i + 1 });
         }
     }
     let expected = (rec.outcome, rec.reason);
     let side = judge.side_to_move();
     let mate = judge.no_moves();
     let rep = judge.repetition();
-    let check = |found: Option<(Outcome, Reason)>, what: &str| {
+    let check = |found: Option<(Outcome, Reason)>, what: &'static str| {
         if found == Some(expected) {
             Ok(())
         } else {
-            Err(format!(
-                "the record says {} {} but {what} gives {found:?}",
-                rec.outcome.as_str(),
-                rec.reason.as_str()
-            ))
+            Err(ReplayError::Disagrees {
+                stated: expected,
+                what,
+                found,
+            })
         }
     };
     match rec.reason {
@@ -53,15 +92,13 @@ pub fn verify<V: Variant>(rec: &RecordLine, max_plies: usize) -> Result<(), Stri
         }
         Reason::MaxPlies => {
             if rec.outcome != Outcome::Draw || (max_plies > 0 && n < max_plies) {
-                return Err(format!(
-                    "a maxplies game must be a draw of at least {max_plies} plies"
-                ));
+                return Err(ReplayError::ShortMaxPlies(max_plies));
             }
             no_end(mate, rep)
         }
         Reason::DrawAdjudication => {
             if rec.outcome != Outcome::Draw {
-                return Err("a draw adjudication must be a draw".into());
+                return Err(ReplayError::AdjudicatedNotDrawn);
             }
             no_end(mate, rep)
         }
@@ -81,25 +118,28 @@ pub fn verify<V: Variant>(rec: &RecordLine, max_plies: usize) -> Result<(), Stri
     }
 }
 
-fn no_end(mate: Option<(Outcome, Reason)>, rep: Option<(Outcome, Reason)>) -> Result<(), String> {
+fn no_end(
+    mate: Option<(Outcome, Reason)>,
+    rep: Option<(Outcome, Reason)>,
+) -> Result<(), ReplayError> {
     match mate.or(rep) {
-        Some(end) => Err(format!(
-            "the final position had already ended the game: {end:?}"
-        )),
+        Some(end) => Err(ReplayError::AlreadyEnded(end)),
         None => Ok(()),
     }
 }
 
 /// Checks every line of a record file (blank lines and `#` comments skipped); returns the number of games.
-pub fn verify_file<V: Variant>(text: &str, max_plies: usize) -> Result<usize, String> {
+pub fn verify_file<V: Variant>(text: &str, max_plies: usize) -> Result<usize, RecordFileError> {
     let mut games = 0;
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let rec = RecordLine::parse(line).map_err(|e| format!("line {}: {e}", i + 1))?;
-        verify::<V>(&rec, max_plies).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let rec = RecordLine::parse(line)
+            .map_err(|error| RecordFileError::Line { line: i + 1, error })?;
+        verify::<V>(&rec, max_plies)
+            .map_err(|error| RecordFileError::Replay { line: i + 1, error })?;
         games += 1;
     }
     Ok(games)

@@ -209,8 +209,11 @@ fn read_games(p: &Part, variant: GameKind) -> Result<Vec<(usize, RecordLine)>, S
         .zip(lines)
         .map(|(&n, (i, l))| {
             let rec = RecordLine::parse(l.trim())
+                .map_err(|e| e.to_string())
                 .and_then(|r| {
-                    with_variant!(variant, V => records::verify::<V>(&r, max_plies)).map(|_| r)
+                    with_variant!(variant, V => records::verify::<V>(&r, max_plies))
+                        .map(|_| r)
+                        .map_err(|e| e.to_string())
                 })
                 .map_err(|e| format!("{} line {} (game {n}): {e}", path.display(), i + 1))?;
             Ok((n, rec))
