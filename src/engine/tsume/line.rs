@@ -54,6 +54,17 @@ struct Candidate {
     bound: u16,
 }
 
+impl Candidate {
+    /// The plies the defence lasts: futile interpositions count two plies less than real moves.
+    fn value(&self) -> u16 {
+        if self.futile {
+            self.bound.saturating_sub(1)
+        } else {
+            self.bound + 1
+        }
+    }
+}
+
 /// Reads the principal line from the table, the root being proven with exact value `value` (plies).
 /// `exact` asks for depth-limited searches that make the defence the longest one; they are optional work and
 /// stop at the soft deadline, and the rest of the line then follows the table's bounds. A proof the table lost
@@ -70,120 +81,140 @@ pub fn principal_line<V: Variant>(
             break None;
         }
         let ply = line.len() as u16;
-        let or_node = s.pos.side_to_move() == s.attacker;
-        let mut moves = MoveList::new();
-        if or_node {
+        let (m, next) = if s.pos.side_to_move() == s.attacker {
             if v == 0 {
                 break None;
             }
-            generate_checks(&s.pos, &mut moves);
-            let mut chosen = None;
-            let mut best_len = u16::MAX;
-            for &m in moves.iter() {
-                if let Some(l) = proven_len(s, m, v - 1) {
-                    // the shortest; among equals, the one that uses a piece from the hand (so less is left)
-                    if l < best_len || (l == best_len && m.is_drop()) {
-                        best_len = l;
-                        chosen = Some(m);
-                    }
-                }
+            match attacker_move(s, v, ply) {
+                Some((m, len)) => (m, len.min(v - 1)),
+                None => break None,
             }
-            if chosen.is_none() {
-                // the table lost this proof (replaced, or never stored below a depth-limited search): prove the
-                // checks again, each within the plies left
-                for &m in moves.iter() {
-                    s.pos.do_move(m);
-                    let r = s.search_required(v - 1, ply + 1);
-                    s.pos.undo_move();
-                    if s.aborted.is_some() {
-                        break;
-                    }
-                    if r.pn == 0 {
-                        chosen = Some(m);
-                        best_len = r.len;
-                        break;
-                    }
-                }
-            }
-            let m = chosen?;
-            line.push(m);
-            s.pos.do_move(m);
-            v = best_len.min(v - 1);
         } else {
+            let mut moves = MoveList::new();
             generate_evasions(&s.pos, &mut moves);
             if moves.is_empty() || v == 0 {
                 break Some(());
             }
-            let mut cands = Vec::with_capacity(moves.len());
-            for &m in moves.iter() {
-                let futile = s.futile_rule && is_futile_interposition(&s.pos, m);
-                let limit = if futile { v + 1 } else { v - 1 };
-                let bound = match proven_len(s, m, limit) {
-                    Some(l) => l,
-                    None => {
-                        s.pos.do_move(m);
-                        let r = s.search_required(limit, ply + 1);
-                        s.pos.undo_move();
-                        if r.pn == 0 {
-                            r.len
-                        } else {
-                            limit
-                        }
-                    }
-                };
-                cands.push(Candidate {
-                    mv: m,
-                    futile,
-                    bound,
-                });
-            }
-            // the longest defence first (futile interpositions count two plies less); real moves before futile
-            // ones; captures last among equals, since they leave the attacker's hand as it is
-            let value_of = |c: &Candidate| {
-                if c.futile {
-                    c.bound.saturating_sub(1)
-                } else {
-                    c.bound + 1
-                }
+            let cands = defences(s, &moves, v, ply);
+            let Some(c) = longest_defence(s, &cands, v, ply, &mut exact) else {
+                break None;
             };
-            cands.sort_by_key(|c| (std::cmp::Reverse(value_of(c)), c.futile));
-            let mut chosen: Option<&Candidate> = None;
-            if exact {
-                for c in &cands {
-                    if value_of(c) < v {
-                        break;
-                    }
-                    if c.bound < 2 {
-                        chosen = Some(c);
-                        break;
-                    }
-                    // exact unless the reply mates two plies sooner
-                    s.pos.do_move(c.mv);
-                    let r = s.search(c.bound - 2, ply + 1);
-                    s.pos.undo_move();
-                    if s.aborted.is_some() {
-                        exact = false;
-                        break;
-                    }
-                    if r.pn != 0 {
-                        chosen = Some(c);
-                        break;
-                    }
-                }
-            }
-            let c = chosen.or(cands.first())?;
-            if c.futile && value_of(c) == 0 {
+            if c.futile && c.value() == 0 {
                 break Some(());
             }
-            line.push(c.mv);
-            s.pos.do_move(c.mv);
-            v = c.bound;
-        }
+            (c.mv, c.bound)
+        };
+        line.push(m);
+        s.pos.do_move(m);
+        v = next;
     };
     for _ in 0..line.len() {
         s.pos.undo_move();
     }
     result.map(|()| line)
+}
+
+/// The attacker's move of the line with `v` plies left and the plies to mate after it: the check with the
+/// shortest proof in the table (among equals, a drop, so that less is left in hand); where the table lost the
+/// proof (replaced, or never stored below a depth-limited search), the first check proven again within the plies
+/// left.
+fn attacker_move<V: Variant>(s: &mut DfpnSolver<V>, v: u16, ply: u16) -> Option<(Move, u16)> {
+    let mut moves = MoveList::new();
+    generate_checks(&s.pos, &mut moves);
+    let mut chosen = None;
+    let mut best_len = u16::MAX;
+    for &m in moves.iter() {
+        if let Some(l) = proven_len(s, m, v - 1) {
+            if l < best_len || (l == best_len && m.is_drop()) {
+                best_len = l;
+                chosen = Some(m);
+            }
+        }
+    }
+    if chosen.is_some() {
+        return chosen.map(|m| (m, best_len));
+    }
+    for &m in moves.iter() {
+        s.pos.do_move(m);
+        let r = s.search_required(v - 1, ply + 1);
+        s.pos.undo_move();
+        if s.aborted.is_some() {
+            return None;
+        }
+        if r.pn == 0 {
+            return Some((m, r.len));
+        }
+    }
+    None
+}
+
+/// The defender's `moves` with the plies to mate after each (from the table, or searched again within the plies
+/// left), the longest defence first: real moves before futile ones among equals, and captures last, since they
+/// leave the attacker's hand as it is.
+fn defences<V: Variant>(
+    s: &mut DfpnSolver<V>,
+    moves: &MoveList,
+    v: u16,
+    ply: u16,
+) -> Vec<Candidate> {
+    let mut cands = Vec::with_capacity(moves.len());
+    for &m in moves.iter() {
+        let futile = s.futile_rule && is_futile_interposition(&s.pos, m);
+        let limit = if futile { v + 1 } else { v - 1 };
+        let bound = match proven_len(s, m, limit) {
+            Some(l) => l,
+            None => {
+                s.pos.do_move(m);
+                let r = s.search_required(limit, ply + 1);
+                s.pos.undo_move();
+                if r.pn == 0 {
+                    r.len
+                } else {
+                    limit
+                }
+            }
+        };
+        cands.push(Candidate {
+            mv: m,
+            futile,
+            bound,
+        });
+    }
+    cands.sort_by_key(|c| (std::cmp::Reverse(c.value()), c.futile));
+    cands
+}
+
+/// The defence of the line among `cands` (longest first): with `exact`, the first that a search cannot mate two
+/// plies sooner than its bound says (`exact` turns false once the deadline stops those searches); the first
+/// otherwise.
+fn longest_defence<'a, V: Variant>(
+    s: &mut DfpnSolver<V>,
+    cands: &'a [Candidate],
+    v: u16,
+    ply: u16,
+    exact: &mut bool,
+) -> Option<&'a Candidate> {
+    if *exact {
+        for c in cands {
+            if c.value() < v {
+                break;
+            }
+            if c.bound < 2 {
+                return Some(c);
+            }
+            s.pos.do_move(c.mv);
+            let r = s.search(c.bound - 2, ply + 1);
+            s.pos.undo_move();
+            if s.aborted.is_some() {
+                *exact = false;
+                break;
+            }
+            if r.pn != 0 {
+                return Some(c);
+            }
+        }
+    }
+    cands.first()
 }
 
 /// The length of the proof of the position after `m` in the table, if one holds within `limit` plies.
