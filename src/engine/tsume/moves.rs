@@ -82,10 +82,10 @@ pub fn count_checks<V: Variant>(pos: &Position<V>) -> u32 {
     n.moves + n.drop_squares.count()
 }
 
+/// The legal checks of the side to move, into `sink`.
 fn checks_into<V: Variant, S: CheckSink<V>>(pos: &Position<V>, sink: &mut S) {
     let us = pos.side_to_move();
-    let them = !us;
-    if !pos.has_king(them) {
+    if !pos.has_king(!us) {
         return;
     }
     if pos.in_check() {
@@ -97,36 +97,56 @@ fn checks_into<V: Variant, S: CheckSink<V>>(pos: &Position<V>, sink: &mut S) {
         }
         return;
     }
+    drop_checks(pos, sink);
+    // pieces that would uncover a check by a slider of ours if they left the line to the king
+    let discoverers = pos.discovered_check_candidates(us);
+    board_checks(pos, discoverers, sink);
+    if pos.has_king(us) && discoverers.has(pos.king(us)) {
+        king_discoveries(pos, sink);
+    }
+}
+
+/// The checking drops: onto the squares from which the dropped piece would attack the king (a pawn not where
+/// it would mate, nor on a file that has one of ours).
+#[inline(always)]
+fn drop_checks<V: Variant, S: CheckSink<V>>(pos: &Position<V>, sink: &mut S) {
+    let us = pos.side_to_move();
+    let hand = *pos.hand(us);
+    if hand.is_empty() {
+        return;
+    }
+    let t = V::tables();
+    let ek = pos.king(!us);
+    let occ = pos.occupied();
+    let empty = V::board() & !occ;
+    for &k in V::HAND_KINDS {
+        if !hand.has(k) {
+            continue;
+        }
+        let mut to = Position::<V>::attacks_from(!us, k, ek, occ)
+            & empty
+            & !Bb::<V>::from_u128(t.dead[us.index()][k.index()]);
+        if k == Kind::Pawn {
+            if let Some(sq) = to.into_iter().next() {
+                if pos.has_pawn_on_file(us, sq) || pos.pawn_drop_mates(sq) {
+                    to = Bb::<V>::EMPTY;
+                }
+            }
+        }
+        sink.drops(k, to);
+    }
+}
+
+/// The checking moves of the pieces on the board other than the king: onto a square from which the piece (or
+/// its promoted form) attacks the king, or off the line of one of our sliders to it (`discoverers`).
+#[inline(always)]
+fn board_checks<V: Variant, S: CheckSink<V>>(pos: &Position<V>, discoverers: Bb<V>, sink: &mut S) {
+    let us = pos.side_to_move();
+    let them = !us;
     let t = V::tables();
     let ek = pos.king(them);
     let occ = pos.occupied();
     let ours = pos.color_bb(us);
-    let empty = V::board() & !occ;
-
-    // drops: onto the squares from which the dropped piece would attack the king
-    let hand = *pos.hand(us);
-    if !hand.is_empty() {
-        for &k in V::HAND_KINDS {
-            if !hand.has(k) {
-                continue;
-            }
-            let mut to = Position::<V>::attacks_from(them, k, ek, occ)
-                & empty
-                & !Bb::<V>::from_u128(t.dead[us.index()][k.index()]);
-            if k == Kind::Pawn {
-                if let Some(sq) = to.into_iter().next() {
-                    if pos.has_pawn_on_file(us, sq) || pos.pawn_drop_mates(sq) {
-                        to = Bb::<V>::EMPTY;
-                    }
-                }
-            }
-            sink.drops(k, to);
-        }
-    }
-
-    // pieces that would uncover a check by a slider of ours if they left the line to the king
-    let discoverers = pos.discovered_check_candidates(us);
-
     let zone = Bb::<V>::from_u128(t.zone[us.index()]);
     let own_king = pos.king(us);
     let pinned = pos.pinned();
@@ -185,18 +205,25 @@ fn checks_into<V: Variant, S: CheckSink<V>>(pos: &Position<V>, sink: &mut S) {
             }
         }
     }
+}
 
-    // the king itself can only uncover a check
-    if pos.has_king(us) && discoverers.has(own_king) {
-        let to = Bb::<V>::from_u128(t.step[us.index()][Kind::King.index()][own_king.index()])
-            & board
-            & !ours
-            & !Position::<V>::line(ek, own_king);
-        let occ_without = occ ^ Bitboard::square(own_king);
-        for sq in to {
-            if !pos.is_attacked(them, sq, occ_without) {
-                sink.one(Move::normal(own_king, sq, false));
-            }
+/// The king's moves that uncover a check by one of our sliders: off the line to the enemy king, onto a square
+/// not attacked (the king itself never checks).
+#[inline(always)]
+fn king_discoveries<V: Variant, S: CheckSink<V>>(pos: &Position<V>, sink: &mut S) {
+    let us = pos.side_to_move();
+    let them = !us;
+    let t = V::tables();
+    let ek = pos.king(them);
+    let own_king = pos.king(us);
+    let to = Bb::<V>::from_u128(t.step[us.index()][Kind::King.index()][own_king.index()])
+        & V::board()
+        & !pos.color_bb(us)
+        & !Position::<V>::line(ek, own_king);
+    let occ_without = pos.occupied() ^ Bitboard::square(own_king);
+    for sq in to {
+        if !pos.is_attacked(them, sq, occ_without) {
+            sink.one(Move::normal(own_king, sq, false));
         }
     }
 }
