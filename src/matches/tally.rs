@@ -214,20 +214,7 @@ pub fn summary_lines(s: &MatchSummary, frame: &SummaryFrame) -> Vec<String> {
         "  Sente won {}, gote won {}, drawn {}",
         s.sente_wins, s.gote_wins, s.draws
     ));
-    match stats::elo_estimate(&s.first) {
-        Some(e) => out.push(format!(
-            "  Elo difference ({a} - {b}): {} +/- {}, 95% interval [{}, {}]",
-            fmt_elo(e.elo),
-            if e.margin.is_finite() {
-                format!("{:.1}", e.margin)
-            } else {
-                "inf".into()
-            },
-            fmt_elo(e.lower),
-            fmt_elo(e.upper)
-        )),
-        None => out.push("  Elo difference: no games".into()),
-    }
+    out.push(elo_line(s));
     out.push(format!(
         "  LOS: {}, draw ratio: {}",
         pct(stats::los(&s.first)),
@@ -243,35 +230,7 @@ pub fn summary_lines(s: &MatchSummary, frame: &SummaryFrame) -> Vec<String> {
         p[4],
         s.penta.pairs()
     ));
-    match frame.sprt {
-        Some(cfg_sprt) if frame.shard != Shard::WHOLE => out.push(format!(
-            "  SPRT ({}, elo0 {} elo1 {}, alpha {} beta {}): not evaluated in a shard; \
-             hayate match --merge evaluates it over all the shards' games",
-            model_name(cfg_sprt.model),
-            cfg_sprt.elo0,
-            cfg_sprt.elo1,
-            cfg_sprt.alpha,
-            cfg_sprt.beta,
-        )),
-        Some(cfg_sprt) => {
-            let (lo, hi) = cfg_sprt.bounds();
-            let (llr, d) = s.sprt.unwrap_or((0.0, SprtDecision::Continue));
-            out.push(format!(
-            "  SPRT ({}, elo0 {} elo1 {}, alpha {} beta {}): LLR {:.3} ({:.3}, {:.3}) after {} games, {}",
-            model_name(cfg_sprt.model),
-            cfg_sprt.elo0,
-            cfg_sprt.elo1,
-            cfg_sprt.alpha,
-            cfg_sprt.beta,
-            llr,
-            lo,
-            hi,
-            s.sprt_games,
-            decision_name(d)
-        ));
-        }
-        None => {}
-    }
+    out.extend(sprt_line(s, frame));
     let reasons: Vec<String> = s
         .reasons
         .iter()
@@ -288,4 +247,56 @@ pub fn summary_lines(s: &MatchSummary, frame: &SummaryFrame) -> Vec<String> {
         ));
     }
     out
+}
+
+/// The summary's Elo line: the first engine's difference with its 95% interval.
+fn elo_line(s: &MatchSummary) -> String {
+    let [a, b] = &s.names;
+    match stats::elo_estimate(&s.first) {
+        Some(e) => format!(
+            "  Elo difference ({a} - {b}): {} +/- {}, 95% interval [{}, {}]",
+            fmt_elo(e.elo),
+            if e.margin.is_finite() {
+                format!("{:.1}", e.margin)
+            } else {
+                "inf".into()
+            },
+            fmt_elo(e.lower),
+            fmt_elo(e.upper)
+        ),
+        None => "  Elo difference: no games".into(),
+    }
+}
+
+/// The summary's SPRT line, when the match runs one: its state, or in a shard that the merge evaluates it.
+fn sprt_line(s: &MatchSummary, frame: &SummaryFrame) -> Option<String> {
+    match frame.sprt {
+        Some(cfg_sprt) if frame.shard != Shard::WHOLE => Some(format!(
+            "  SPRT ({}, elo0 {} elo1 {}, alpha {} beta {}): not evaluated in a shard; \
+             hayate match --merge evaluates it over all the shards' games",
+            model_name(cfg_sprt.model),
+            cfg_sprt.elo0,
+            cfg_sprt.elo1,
+            cfg_sprt.alpha,
+            cfg_sprt.beta,
+        )),
+        Some(cfg_sprt) => {
+            let (lo, hi) = cfg_sprt.bounds();
+            let (llr, d) = s.sprt.unwrap_or((0.0, SprtDecision::Continue));
+            Some(format!(
+            "  SPRT ({}, elo0 {} elo1 {}, alpha {} beta {}): LLR {:.3} ({:.3}, {:.3}) after {} games, {}",
+            model_name(cfg_sprt.model),
+            cfg_sprt.elo0,
+            cfg_sprt.elo1,
+            cfg_sprt.alpha,
+            cfg_sprt.beta,
+            llr,
+            lo,
+            hi,
+            s.sprt_games,
+            decision_name(d)
+        ))
+        }
+        None => None,
+    }
 }

@@ -230,37 +230,16 @@ fn is_move_line(line: &str) -> bool {
 
 /// Plays the move lines from `from` on, KIF's table or KI2's marked moves, into `game`.
 fn read_moves<V: Variant>(game: &mut KifGame, lines: &[&str], from: usize) -> Result<(), KifError> {
-    let mut pos = Position::<V>::from_sfen(&game.start_sfen)
+    let pos = Position::<V>::from_sfen(&game.start_sfen)
         .or_else(|_| Position::<V>::from_tsume_sfen(&game.start_sfen))
         .map_err(|e| KifError {
             line: None,
             message: format!("bad start: {e}"),
         })?;
-    let first_number = pos.move_number() as usize;
-    let mut last_to: Option<Square> = None;
-    let mut play = |pos: &mut Position<V>, game: &mut KifGame, text: &str, n: usize| {
-        if game.ending.is_some() {
-            return Err(at(n, "a move after the game's end"));
-        }
-        let mark = match text.chars().next() {
-            Some('▲' | '☗') => Some(Color::Black),
-            Some('△' | '☖') => Some(Color::White),
-            _ => None,
-        };
-        if mark.is_some_and(|c| c != pos.side_to_move()) {
-            return Err(at(
-                n,
-                format!("'{}': the other side is to move", short(text)),
-            ));
-        }
-        let w = parse_written(text).map_err(|e| at(n, format!("'{}': {e}", short(text))))?;
-        let m = resolve(pos, &w, last_to).map_err(|e| at(n, format!("'{}': {e}", short(text))))?;
-        game.moves.push(move_to_usi::<V>(m));
-        game.times_ms.push(None);
-        game.comments.push(Vec::new());
-        last_to = Some(m.to());
-        pos.do_move(m);
-        Ok::<(), KifError>(())
+    let mut reader = MoveReader {
+        first_number: pos.move_number() as usize,
+        pos,
+        last_to: None,
     };
     for (i, line) in lines.iter().enumerate().skip(from) {
         let n = i + 1;
@@ -279,17 +258,62 @@ fn read_moves<V: Variant>(game: &mut KifGame, lines: &[&str], from: usize) -> Re
         }
         if t.starts_with("まで") {
             if game.ending.is_none() {
-                game.ending =
-                    ki2::summary(t, game.moves.len(), pos.side_to_move()).map_err(|e| at(n, e))?;
+                game.ending = ki2::summary(t, game.moves.len(), reader.pos.side_to_move())
+                    .map_err(|e| at(n, e))?;
             }
             continue;
         }
         if t.starts_with(['▲', '△', '☗', '☖']) {
             for token in ki2::tokens(t) {
-                play(&mut pos, game, &token, n)?;
+                reader.play(game, &token, n)?;
             }
             continue;
         }
+        reader.table_line(game, t, n)?;
+    }
+    Ok(())
+}
+
+/// The position the moves read so far reach, for the next move line.
+struct MoveReader<V: Variant> {
+    pos: Position<V>,
+    /// The start's move number: a table numbered from it (as some tools write after a diagram) is accepted too.
+    first_number: usize,
+    /// Where the last move went, for 同.
+    last_to: Option<Square>,
+}
+
+impl<V: Variant> MoveReader<V> {
+    /// Plays one written move (`▲７六歩`, `同　銀`, ...) of line `n`, checked by the rules core.
+    fn play(&mut self, game: &mut KifGame, text: &str, n: usize) -> Result<(), KifError> {
+        if game.ending.is_some() {
+            return Err(at(n, "a move after the game's end"));
+        }
+        let mark = match text.chars().next() {
+            Some('▲' | '☗') => Some(Color::Black),
+            Some('△' | '☖') => Some(Color::White),
+            _ => None,
+        };
+        if mark.is_some_and(|c| c != self.pos.side_to_move()) {
+            return Err(at(
+                n,
+                format!("'{}': the other side is to move", short(text)),
+            ));
+        }
+        let w = parse_written(text).map_err(|e| at(n, format!("'{}': {e}", short(text))))?;
+        let m = resolve(&self.pos, &w, self.last_to)
+            .map_err(|e| at(n, format!("'{}': {e}", short(text))))?;
+        game.moves.push(move_to_usi::<V>(m));
+        game.times_ms.push(None);
+        game.comments.push(Vec::new());
+        self.last_to = Some(m.to());
+        self.pos.do_move(m);
+        Ok(())
+    }
+
+    /// A line of KIF's move table, `  12 同　銀(31)   ( 0:05/00:01:10)`: its number checked, then the move
+    /// played with its time, or the ending word (投了, ...) taken.
+    fn table_line(&mut self, game: &mut KifGame, t: &str, n: usize) -> Result<(), KifError> {
         if !is_move_line(t) {
             return Err(at(n, format!("cannot read '{}'", short(t))));
         }
@@ -301,7 +325,7 @@ fn read_moves<V: Variant>(game: &mut KifGame, lines: &[&str], from: usize) -> Re
             .parse()
             .map_err(|_| at(n, "a move number too large"))?;
         let expected = game.moves.len() + 1;
-        let expected_alt = game.moves.len() + first_number;
+        let expected_alt = game.moves.len() + self.first_number;
         if number != expected && number != expected_alt {
             return Err(at(
                 n,
@@ -315,7 +339,7 @@ fn read_moves<V: Variant>(game: &mut KifGame, lines: &[&str], from: usize) -> Re
         let time = parse_time(tail).map_err(|e| at(n, e))?;
         if let Some(e) = Ending::from_word(&token) {
             game.ending = Some(e);
-            continue;
+            return Ok(());
         }
         let is_move = token
             .chars()
@@ -327,12 +351,12 @@ fn read_moves<V: Variant>(game: &mut KifGame, lines: &[&str], from: usize) -> Re
                 format!("'{}' is no move or ending this reader knows", short(&token)),
             ));
         }
-        play(&mut pos, game, &token, n)?;
+        self.play(game, &token, n)?;
         if let Some(t) = game.times_ms.last_mut() {
             *t = time;
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The move's text and what follows it (the time, a `+` for a variation).
