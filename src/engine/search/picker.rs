@@ -132,6 +132,46 @@ impl MovePicker {
         Some(m)
     }
 
+    /// The captures and quiet promotions, scored: a capture by its victim, attacker and capture history, a
+    /// quiet promotion between the good captures and the bad.
+    #[inline]
+    fn generate_captures<V: GameEval>(&mut self, pos: &Position<V>, ordering: &MoveOrdering) {
+        let mut moves = MoveList::new();
+        pos.generate(GenMode::Captures, &mut moves);
+        pos.generate(GenMode::QuietPromotions, &mut moves);
+        self.fill(&moves, |m| {
+            if pos.piece_at(m.to()).is_some() {
+                capture_score(pos, m) + ordering.capture_history(pos, m)
+            } else {
+                QUIET_PROMOTION
+            }
+        });
+    }
+
+    /// The quiet moves, scored by their history.
+    #[inline]
+    fn generate_quiets<V: GameEval>(&mut self, pos: &Position<V>, ordering: &MoveOrdering) {
+        let mut moves = MoveList::new();
+        pos.generate(GenMode::Quiets, &mut moves);
+        let us = pos.side_to_move();
+        // the quiet promotions came with the captures
+        moves.retain(|m| !m.is_promotion());
+        self.fill(&moves, |m| ordering.history(us, m));
+    }
+
+    /// Every evasion of a side in check, scored as one list.
+    #[inline]
+    fn generate_evasions<V: GameEval>(&mut self, pos: &Position<V>, ordering: &MoveOrdering) {
+        let mut moves = MoveList::new();
+        pos.generate(GenMode::All, &mut moves);
+        let scores = ordering.score_moves(pos, &moves, self.tt_move, self.ply);
+        self.list.clear();
+        self.cur = 0;
+        for (&mv, &score) in moves.iter().zip(scores.iter()) {
+            self.list.push(Scored { mv, score });
+        }
+    }
+
     fn next_move<V: GameEval>(
         &mut self,
         pos: &Position<V>,
@@ -146,16 +186,7 @@ impl MovePicker {
                     }
                 }
                 Stage::GenerateCaptures => {
-                    let mut moves = MoveList::new();
-                    pos.generate(GenMode::Captures, &mut moves);
-                    pos.generate(GenMode::QuietPromotions, &mut moves);
-                    self.fill(&moves, |m| {
-                        if pos.piece_at(m.to()).is_some() {
-                            capture_score(pos, m) + ordering.capture_history(pos, m)
-                        } else {
-                            QUIET_PROMOTION
-                        }
-                    });
+                    self.generate_captures(pos, ordering);
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => {
@@ -193,12 +224,7 @@ impl MovePicker {
                     self.stage = Stage::GenerateQuiets;
                 }
                 Stage::GenerateQuiets => {
-                    let mut moves = MoveList::new();
-                    pos.generate(GenMode::Quiets, &mut moves);
-                    let us = pos.side_to_move();
-                    // the quiet promotions came with the captures
-                    moves.retain(|m| !m.is_promotion());
-                    self.fill(&moves, |m| ordering.history(us, m));
+                    self.generate_quiets(pos, ordering);
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
@@ -210,14 +236,7 @@ impl MovePicker {
                     self.stage = Stage::Deferred;
                 }
                 Stage::GenerateEvasions => {
-                    let mut moves = MoveList::new();
-                    pos.generate(GenMode::All, &mut moves);
-                    let scores = ordering.score_moves(pos, &moves, self.tt_move, self.ply);
-                    self.list.clear();
-                    self.cur = 0;
-                    for (&mv, &score) in moves.iter().zip(scores.iter()) {
-                        self.list.push(Scored { mv, score });
-                    }
+                    self.generate_evasions(pos, ordering);
                     self.stage = Stage::Evasions;
                 }
                 Stage::Evasions => {

@@ -74,19 +74,8 @@ impl<V: GameEval> Worker<'_, V> {
             }
             alpha = alpha.max(stand_pat);
             self.pos.generate(GenMode::Captures, &mut moves);
-            // Promotions that gain much (a pawn's, a rook's) change the material as a capture does; searched at
-            // the first quiescence ply only, where they matter most and cost least.
             if qdepth == 0 {
-                let start = moves.len();
-                self.pos.generate(GenMode::QuietPromotions, &mut moves);
-                let mut i = start;
-                while i < moves.len() {
-                    if self.pos.piece_at(moves[i].from()).kind() == Kind::Pawn {
-                        i += 1;
-                    } else {
-                        moves.swap_remove(i);
-                    }
-                }
+                self.push_pawn_promotions(&mut moves);
             }
         }
         let mut scores = if in_check {
@@ -129,6 +118,22 @@ impl<V: GameEval> Worker<'_, V> {
         let eval = if in_check { 0 } else { stand_pat };
         self.store_entry(key, ply, best_move, best, eval, qdepth_tt, bound);
         best
+    }
+
+    /// Appends the quiet pawn promotions: a promotion that gains much changes the material as a capture does;
+    /// searched at the first quiescence ply only, where they matter most and cost least.
+    #[inline]
+    fn push_pawn_promotions(&self, moves: &mut MoveList) {
+        let start = moves.len();
+        self.pos.generate(GenMode::QuietPromotions, moves);
+        let mut i = start;
+        while i < moves.len() {
+            if self.pos.piece_at(moves[i].from()).kind() == Kind::Pawn {
+                i += 1;
+            } else {
+                moves.swap_remove(i);
+            }
+        }
     }
 
     /// Whether the quiescence search, out of check, skips the capture or promotion `m` of `moves`: delta pruning,

@@ -344,26 +344,8 @@ impl<V: GameEval> Worker<'_, V> {
             // Step 14. Late move reductions, decided before the move is played (they read the mover's history).
             let r = self.reduction(n, c, new_depth, searched);
 
-            // Step 15. Make the move and search it: the first with the full window, the others with a null
-            // window, reduced by `r`, and searched again when they beat alpha.
-            self.make(m);
-            debug_assert_eq!(
-                self.pos.key(),
-                next_key,
-                "key_after disagrees with do_move for {m:?}"
-            );
-            let score = if searched == 0 {
-                -self.search(
-                    -beta,
-                    -tried.alpha,
-                    new_depth,
-                    ply + 1,
-                    n.kind.first_child(),
-                )
-            } else {
-                self.search_late_move(n, tried.alpha, beta, new_depth, r)
-            };
-            self.unmake();
+            // Step 15. Make the move and search it (`search_move`).
+            let score = self.search_move(n, m, next_key, tried.alpha, beta, new_depth, r, searched);
             if self.stopped {
                 return 0;
             }
@@ -385,6 +367,36 @@ impl<V: GameEval> Worker<'_, V> {
             self.learn_and_store(key, n, tried.best, tried.best_move, alpha, beta);
         }
         tried.best
+    }
+
+    /// Step 15. Make the move and search it: the first with the full window, the others with a null window,
+    /// reduced by `r`, and searched again when they beat alpha (`search_late_move`).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn search_move(
+        &mut self,
+        n: &Node,
+        m: Move,
+        next_key: u64,
+        alpha: i32,
+        beta: i32,
+        new_depth: i32,
+        r: i32,
+        searched: i32,
+    ) -> i32 {
+        self.make(m);
+        debug_assert_eq!(
+            self.pos.key(),
+            next_key,
+            "key_after disagrees with do_move for {m:?}"
+        );
+        let score = if searched == 0 {
+            -self.search(-beta, -alpha, new_depth, n.ply + 1, n.kind.first_child())
+        } else {
+            self.search_late_move(n, alpha, beta, new_depth, r)
+        };
+        self.unmake();
+        score
     }
 
     /// Step 16. Check for a new best move. A quiet move that cuts off becomes a killer and gains history
