@@ -1,11 +1,13 @@
 //! `hayate match --shard K/N` and `--merge`: a match of Hayate against itself at fixed depth (deterministic with
 //! one thread) played whole and as four shards, the merge compared game by game and summary line by summary line
 //! with the whole match; the merge refusing shards of another match, a missing and a doubled shard. The same
-//! match through a real one-node Slurm cluster is in [`slurm`].
+//! match through a real one-node Slurm cluster is in [`slurm`]; the Kubernetes manifest's commands in
+//! [`kubernetes`].
 
 // a test fails by panicking: unwrap is how it states what must succeed (the library keeps to [lints])
 #![allow(clippy::unwrap_used)]
 
+mod kubernetes;
 mod slurm;
 
 use std::path::{Path, PathBuf};
