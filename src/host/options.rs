@@ -73,10 +73,41 @@ pub enum Setting {
     EvalFile(String),
 }
 
+/// Why a `setoption` was refused; the option's name and value as given, cut to 40 characters.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SettingError {
+    #[error("setoption needs 'name <option> [value <value>]'")]
+    Syntax,
+    #[error("setoption: option names have no spaces")]
+    NameWithSpaces,
+    #[error("unknown option '{0}'")]
+    Unknown(String),
+    #[error("option {0} needs a value")]
+    NoValue(String),
+    #[error("option {name}: '{value}' is not a number")]
+    NotANumber { name: String, value: String },
+    #[error("option {name}: {n} is outside {lo}..{hi}")]
+    OutOfRange {
+        name: String,
+        n: i64,
+        lo: i64,
+        hi: i64,
+    },
+    #[error("option {0} takes true or false")]
+    NotABool(String),
+    #[error("{name}: {error}")]
+    Game {
+        name: String,
+        error: crate::rules::game::UnknownGame,
+    },
+    #[error("EnteringKingRule: unknown rule '{0}'")]
+    EnteringKingRule(String),
+}
+
 impl Setting {
     /// Parses the words after `setoption`: `name <N> [value <V>]`. Option names are case-insensitive and have no
     /// spaces; a value may have spaces (a LogFile path).
-    pub fn parse(args: &[&str]) -> Result<Setting, String> {
+    pub fn parse(args: &[&str]) -> Result<Setting, SettingError> {
         let (name, value) = split_setoption(args)?;
         let value = value.as_deref();
         let spin = |lo: i64, hi: i64| spin(name, value, lo, hi);
@@ -85,12 +116,14 @@ impl Setting {
             "threads" => Setting::Threads(spin(1, MAX_THREADS as i64)? as usize),
             "usi_ponder" => Setting::Ponder(check(name, value)?),
             "multipv" => Setting::MultiPv(spin(1, 600)? as usize),
-            "usi_variant" | "uci_variant" => Setting::Variant(
-                value
-                    .unwrap_or("")
-                    .parse()
-                    .map_err(|e| format!("{name}: {e}"))?,
-            ),
+            "usi_variant" | "uci_variant" => {
+                Setting::Variant(value.unwrap_or("").parse().map_err(|error| {
+                    SettingError::Game {
+                        name: truncate(name),
+                        error,
+                    }
+                })?)
+            }
             "networkdelay" => Setting::NetworkDelay(spin(0, 10000)? as u64),
             "minimumthinkingtime" => Setting::MinimumThinkingTime(spin(0, 60000)? as u64),
             "slowmover" => Setting::SlowMover(spin(10, 1000)? as u64),
@@ -100,7 +133,7 @@ impl Setting {
                 let v = value.unwrap_or("");
                 Setting::EnteringKing(
                     v.parse()
-                        .map_err(|_| format!("EnteringKingRule: unknown rule '{}'", truncate(v)))?,
+                        .map_err(|_| SettingError::EnteringKingRule(truncate(v)))?,
                 )
             }
             "maxmovestodraw" => Setting::MaxMovesToDraw(spin(0, 100000)? as u32),
@@ -111,7 +144,7 @@ impl Setting {
                 "<empty>" => String::new(),
                 v => v.to_string(),
             }),
-            _ => return Err(format!("unknown option '{}'", truncate(name))),
+            _ => return Err(SettingError::Unknown(truncate(name))),
         })
     }
 }
@@ -239,36 +272,42 @@ pub fn option_lines() -> Vec<String> {
 }
 
 /// `name <N> [value <V>]` into the name and the value's words joined.
-fn split_setoption<'a>(args: &[&'a str]) -> Result<(&'a str, Option<String>), String> {
+fn split_setoption<'a>(args: &[&'a str]) -> Result<(&'a str, Option<String>), SettingError> {
     if args.first() != Some(&"name") || args.len() < 2 {
-        return Err("setoption needs 'name <option> [value <value>]'".into());
+        return Err(SettingError::Syntax);
     }
     let vi = args.iter().position(|&a| a == "value");
     if vi.unwrap_or(args.len()) != 2 {
-        return Err("setoption: option names have no spaces".into());
+        return Err(SettingError::NameWithSpaces);
     }
     let value = vi.map(|i| args[i + 1..].join(" "));
     Ok((args[1], value))
 }
 
-fn spin(name: &str, value: Option<&str>, lo: i64, hi: i64) -> Result<i64, String> {
-    let v = value.ok_or(format!("option {name} needs a value"))?;
-    let n: i64 = v
-        .parse()
-        .map_err(|_| format!("option {name}: '{}' is not a number", truncate(v)))?;
+fn spin(name: &str, value: Option<&str>, lo: i64, hi: i64) -> Result<i64, SettingError> {
+    let v = value.ok_or_else(|| SettingError::NoValue(truncate(name)))?;
+    let n: i64 = v.parse().map_err(|_| SettingError::NotANumber {
+        name: truncate(name),
+        value: truncate(v),
+    })?;
     if n < lo || n > hi {
-        return Err(format!("option {name}: {n} is outside {lo}..{hi}"));
+        return Err(SettingError::OutOfRange {
+            name: truncate(name),
+            n,
+            lo,
+            hi,
+        });
     }
     Ok(n)
 }
 
-fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+fn check(name: &str, value: Option<&str>) -> Result<bool, SettingError> {
     match value {
         Some("true") => Ok(true),
         Some("false") => Ok(false),
         // UCI2WB (XBoard's adapter) switches USI_Ponder with 1 and 0
         Some("1") => Ok(true),
         Some("0") => Ok(false),
-        _ => Err(format!("option {name} takes true or false")),
+        _ => Err(SettingError::NotABool(truncate(name))),
     }
 }

@@ -85,7 +85,12 @@ impl fmt::Display for UnknownGame {
             .iter()
             .flat_map(|g| g.aliases().iter().copied())
             .collect();
-        write!(f, "unknown game '{}' (known: {})", self.0, names.join(", "))
+        write!(
+            f,
+            "unknown game '{}' (known: {})",
+            crate::rules::truncate(&self.0),
+            names.join(", ")
+        )
     }
 }
 

@@ -195,7 +195,7 @@ impl Engine {
         }
         let setting = match Setting::parse(args) {
             Ok(s) => s,
-            Err(e) => return self.out.error(&e),
+            Err(e) => return self.out.error(&e.to_string()),
         };
         let net = match setting.prepare(&self.out, self.options.variant) {
             Ok(n) => n,

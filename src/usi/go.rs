@@ -39,20 +39,34 @@ const KEYWORDS: [&str; 13] = [
     "perft",
 ];
 
+/// Why the words after `go` were refused; a word quoted is cut to 40 characters.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GoError {
+    #[error("{0} needs a value")]
+    NoValue(&'static str),
+    #[error("{name}: '{value}' is not a number")]
+    NotANumber { name: &'static str, value: String },
+    #[error("mate needs a time or 'infinite'")]
+    MateWithoutTime,
+    #[error("unknown argument '{0}'")]
+    Unknown(String),
+}
+
 /// Parses the words after `go` (all but `go perft`).
-pub fn parse_go(args: &[&str]) -> Result<GoRequest, String> {
+pub fn parse_go(args: &[&str]) -> Result<GoRequest, GoError> {
     let mut r = GoRequest::default();
     let mut clock = Clock::default();
     let mut has_clock = false;
     let mut i = 0;
-    let num = |i: usize, name: &str| -> Result<u64, String> {
-        let v = args.get(i + 1).ok_or(format!("{name} needs a value"))?;
-        let n: i64 = v
-            .parse()
-            .map_err(|_| format!("{name}: '{}' is not a number", truncate(v)))?;
+    let num = |i: usize, name: &'static str| -> Result<u64, GoError> {
+        let v = args.get(i + 1).ok_or(GoError::NoValue(name))?;
+        let n: i64 = v.parse().map_err(|_| GoError::NotANumber {
+            name,
+            value: truncate(v),
+        })?;
         Ok(n.max(0) as u64)
     };
-    let time = |i: usize, name: &str| Ok::<u64, String>(num(i, name)?.min(MAX_TIME_MS));
+    let time = |i: usize, name: &'static str| Ok::<u64, GoError>(num(i, name)?.min(MAX_TIME_MS));
     while i < args.len() {
         match args[i] {
             "btime" => {
@@ -98,7 +112,7 @@ pub fn parse_go(args: &[&str]) -> Result<GoRequest, String> {
                 match args.get(i + 1) {
                     Some(&"infinite") => r.mate = Some(None),
                     Some(_) => r.mate = Some(Some(time(i, "mate")?)),
-                    None => return Err("mate needs a time or 'infinite'".into()),
+                    None => return Err(GoError::MateWithoutTime),
                 }
                 i += 1;
             }
@@ -111,7 +125,7 @@ pub fn parse_go(args: &[&str]) -> Result<GoRequest, String> {
                     i += 1;
                 }
             }
-            w => return Err(format!("unknown argument '{}'", truncate(w))),
+            w => return Err(GoError::Unknown(truncate(w))),
         }
         i += 1;
     }

@@ -539,7 +539,7 @@ impl Session {
     fn set(&mut self, args: &[&str], line: &str) {
         let setting = match Setting::parse(args) {
             Ok(s) => s,
-            Err(e) => return self.error(&e, line),
+            Err(e) => return self.error(&e.to_string(), line),
         };
         // the same checks and the same reasons as USI's `setoption`
         match setting.prepare(&self.out, self.options.variant) {
