@@ -1,5 +1,6 @@
 //! `hayate selfplay` and `hayate train`: making training data from Hayate's own games and a net from it.
 
+use hayate::learn::record::DataFileError;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -347,7 +348,7 @@ pub fn run_data(a: &DataArgs) -> ExitCode {
     }
 }
 
-fn data_info<V: hayate::Variant>(files: &[PathBuf]) -> Result<(), String> {
+fn data_info<V: hayate::Variant>(files: &[PathBuf]) -> Result<(), DataFileError> {
     use hayate::learn::record::for_each_record;
     for path in files {
         let (mut records, mut plies) = (0u64, 0u64);
@@ -385,7 +386,7 @@ fn data_info<V: hayate::Variant>(files: &[PathBuf]) -> Result<(), String> {
 fn data_pack<V: hayate::Variant>(
     output: &std::path::Path,
     files: &[PathBuf],
-) -> Result<(), String> {
+) -> Result<(), DataFileError> {
     use hayate::learn::record::{for_each_record, open_append};
     let mut out = open_append::<V>(output)?;
     let (before, mut written, mut read) = (out.duplicates, 0usize, 0u64);
@@ -409,8 +410,12 @@ fn data_pack<V: hayate::Variant>(
                 Err(e) => failed = Some(e),
             }
         }
-        if let Some(e) = failed {
-            return Err(format!("cannot write {}: {e}", output.display()));
+        if let Some(error) = failed {
+            return Err(DataFileError::Io {
+                what: "write",
+                path: output.to_path_buf(),
+                error,
+            });
         }
     }
     println!(

@@ -159,7 +159,8 @@ pub fn load<V: Features>(
             if let Err(e) = to.push(&r) {
                 failed = Some(format!("{}: {} ({})", p.display(), e, r.to_sfen::<V>()));
             }
-        })?;
+        })
+        .map_err(|e| e.to_string())?;
         if let Some(e) = failed {
             return Err(e);
         }

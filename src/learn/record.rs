@@ -20,7 +20,7 @@
 
 use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::packed::Packing;
 pub use crate::engine::nnue::file::{game_code, game_from_code};
@@ -241,36 +241,83 @@ pub fn header<V: Variant>(format: Format) -> [u8; HEADER_SIZE] {
     h
 }
 
-/// Checks a data file's header against game `V`; returns its format.
-pub fn check_header<V: Variant>(h: &[u8]) -> Result<Format, String> {
-    if h.len() < HEADER_SIZE || &h[..8] != MAGIC {
-        return Err("not a Hayate data file (bad magic)".into());
+/// What is wrong with a data file's header.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HeaderError {
+    #[error("not a Hayate data file (bad magic)")]
+    BadMagic,
+    #[error("data file version {0} (this build reads 1 and 2)")]
+    Version(u8),
+    #[error("data file is for {found}, not {wanted}")]
+    OtherGame {
+        found: crate::GameKind,
+        wanted: &'static str,
+    },
+    #[error("data file names an unknown game ({0})")]
+    UnknownGame(u8),
+    #[error("data file records are {found} bytes (expected {expected})")]
+    RecordSize { found: usize, expected: usize },
+}
+
+/// Why a data file could not be read or appended to; each names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum DataFileError {
+    #[error("cannot {what} {}: {error}", .path.display())]
+    Io {
+        what: &'static str,
+        path: PathBuf,
+        error: io::Error,
+    },
+    #[error("{}: {error}", .path.display())]
+    Header { path: PathBuf, error: HeaderError },
+    #[error("{}: record {record} is corrupt", .path.display())]
+    Corrupt { path: PathBuf, record: usize },
+}
+
+impl DataFileError {
+    fn io(what: &'static str, path: &Path) -> impl FnOnce(io::Error) -> DataFileError + use<> {
+        let path = path.to_path_buf();
+        move |error| DataFileError::Io { what, path, error }
     }
-    let format = Format::from_version(h[9])
-        .ok_or_else(|| format!("data file version {} (this build reads 1 and 2)", h[9]))?;
+}
+
+/// Checks a data file's header against game `V`; returns its format.
+pub fn check_header<V: Variant>(h: &[u8]) -> Result<Format, HeaderError> {
+    if h.len() < HEADER_SIZE || &h[..8] != MAGIC {
+        return Err(HeaderError::BadMagic);
+    }
+    let format = Format::from_version(h[9]).ok_or(HeaderError::Version(h[9]))?;
     match game_from_code(h[8]) {
         Some(g) if g == V::KIND => {}
-        Some(g) => return Err(format!("data file is for {g}, not {}", V::NAME)),
-        None => return Err(format!("data file names an unknown game ({})", h[8])),
+        Some(g) => {
+            return Err(HeaderError::OtherGame {
+                found: g,
+                wanted: V::NAME,
+            })
+        }
+        None => return Err(HeaderError::UnknownGame(h[8])),
     }
     let size = u32::from_le_bytes([h[12], h[13], h[14], h[15]]) as usize;
     if size != format.record_size::<V>() {
-        return Err(format!(
-            "data file records are {size} bytes (expected {})",
-            format.record_size::<V>()
-        ));
+        return Err(HeaderError::RecordSize {
+            found: size,
+            expected: format.record_size::<V>(),
+        });
     }
     Ok(format)
 }
 
 /// A data file's bytes and format, the header checked.
-fn read_bytes<V: Variant>(path: &Path) -> Result<(Vec<u8>, Format), String> {
-    let f = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+fn read_bytes<V: Variant>(path: &Path) -> Result<(Vec<u8>, Format), DataFileError> {
+    let f = File::open(path).map_err(DataFileError::io("open", path))?;
     let mut bytes = Vec::new();
     BufReader::new(f)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let format = check_header::<V>(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(DataFileError::io("read", path))?;
+    let format = check_header::<V>(&bytes).map_err(|error| DataFileError::Header {
+        path: path.to_path_buf(),
+        error,
+    })?;
     Ok((bytes, format))
 }
 
@@ -279,20 +326,25 @@ fn read_bytes<V: Variant>(path: &Path) -> Result<(Vec<u8>, Format), String> {
 pub fn for_each_record<V: Variant>(
     path: &Path,
     mut each: impl FnMut(Record),
-) -> Result<Format, String> {
+) -> Result<Format, DataFileError> {
     let (bytes, format) = read_bytes::<V>(path)?;
     let (size, packing) = (format.record_size::<V>(), Packing::of::<V>());
     for (i, chunk) in bytes[HEADER_SIZE..].chunks_exact(size).enumerate() {
         match Record::read::<V>(format, &packing, chunk) {
             Some(r) => each(r),
-            None => return Err(format!("{}: record {i} is corrupt", path.display())),
+            None => {
+                return Err(DataFileError::Corrupt {
+                    path: path.to_path_buf(),
+                    record: i,
+                })
+            }
         }
     }
     Ok(format)
 }
 
 /// Every record of a data file of game `V`; a torn last record is ignored.
-pub fn read_file<V: Variant>(path: &Path) -> Result<Vec<Record>, String> {
+pub fn read_file<V: Variant>(path: &Path) -> Result<Vec<Record>, DataFileError> {
     let mut out = Vec::new();
     for_each_record::<V>(path, |r| out.push(r))?;
     Ok(out)
@@ -327,7 +379,7 @@ fn position_key<V: Variant>(packing: &Packing, r: &Record) -> u64 {
 
 /// Opens a data file for appending: a new file gets the header (version 2); an existing one must be of the same
 /// game and keeps its format. The file's positions are read so that none is written again.
-pub fn open_append<V: Variant>(path: &Path) -> Result<Appender, String> {
+pub fn open_append<V: Variant>(path: &Path) -> Result<Appender, DataFileError> {
     let packing = Packing::of::<V>();
     let mut seen = std::collections::HashSet::new();
     let mut next_game = 0;
@@ -343,19 +395,19 @@ pub fn open_append<V: Variant>(path: &Path) -> Result<Appender, String> {
         .create(true)
         .append(true)
         .open(path)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        .map_err(DataFileError::io("open", path))?;
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
     let format = existing.unwrap_or(Format::Packed);
     if len == 0 {
         file.write_all(&header::<V>(format))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            .map_err(DataFileError::io("write", path))?;
     } else {
         // a torn record at the end would shift every record after it: cut it off
         let size = format.record_size::<V>() as u64;
         let whole = (len - HEADER_SIZE as u64) / size * size + HEADER_SIZE as u64;
         if whole != len {
             file.set_len(whole)
-                .map_err(|e| format!("cannot truncate {}: {e}", path.display()))?;
+                .map_err(DataFileError::io("truncate", path))?;
         }
     }
     Ok(Appender {

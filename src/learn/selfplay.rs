@@ -216,7 +216,7 @@ pub fn run<V: GameEval>(
     stop: &(dyn Fn() -> bool + Sync),
     progress: &(dyn Fn(&SelfplaySummary) + Sync),
 ) -> Result<SelfplaySummary, String> {
-    let mut file = record::open_append::<V>(&cfg.output)?;
+    let mut file = record::open_append::<V>(&cfg.output).map_err(|e| e.to_string())?;
     // the shard's games in order, going on after the highest game the file holds
     let next = AtomicU64::new(cfg.shard.first_at_least(u64::from(file.next_game)));
     let start = Instant::now();
