@@ -51,7 +51,7 @@ use crate::host::Shard;
 use crate::{with_variant, GameKind};
 
 use engine::EngineSpec;
-pub use openings::{parse_opening, Opening};
+pub use openings::{parse_opening, Opening, OpeningError};
 use play::GameLimits;
 pub use progress::{progress_bar, standing};
 use stats::SprtConfig;

@@ -18,9 +18,26 @@ pub struct Opening {
     pub moves: Vec<String>,
 }
 
+/// Why an openings file was refused: the first bad opening, numbered by its line from 1.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningError {
+    #[error("opening '{0}' has no position")]
+    NoPosition(String),
+    #[error("opening {line}: {why}")]
+    Start { line: usize, why: String },
+    #[error("opening {line}: move {mv}: {why}")]
+    Move {
+        line: usize,
+        mv: String,
+        why: String,
+    },
+    #[error("the openings file holds no opening")]
+    NoOpening,
+}
+
 /// Reads one opening line: `[position] (startpos | [sfen] <board> <side> <hands> [<n>]) [moves <m> ...]`; None for
 /// blank lines and `#` comments.
-pub fn parse_opening(line: &str, start_sfen: &str) -> Result<Option<Opening>, String> {
+pub fn parse_opening(line: &str, start_sfen: &str) -> Result<Option<Opening>, OpeningError> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
@@ -38,7 +55,7 @@ pub fn parse_opening(line: &str, start_sfen: &str) -> Result<Option<Opening>, St
     let sfen = match head {
         ["startpos"] => start_sfen.to_string(),
         ["sfen", rest @ ..] if !rest.is_empty() => rest.join(" "),
-        [] => return Err(format!("opening '{line}' has no position")),
+        [] => return Err(OpeningError::NoPosition(crate::rules::truncate(line))),
         rest => rest.join(" "),
     };
     Ok(Some(Opening { sfen, moves }))
@@ -62,14 +79,18 @@ pub fn opening_line<V: Variant>(opening: &Opening) -> String {
 
 /// The openings of a match from the lines of an openings file, each checked with the rules core and its start
 /// SFEN normalised; the start position when there are no lines. Err names the first bad opening.
-pub fn load<V: Variant>(lines: &[String]) -> Result<Vec<Opening>, String> {
+pub fn load<V: Variant>(lines: &[String]) -> Result<Vec<Opening>, OpeningError> {
     let mut openings = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         if let Some(o) = parse_opening(line, V::START_SFEN)? {
-            let mut j = Judge::<V>::new(&o.sfen).map_err(|e| format!("opening {}: {e}", i + 1))?;
+            let mut j =
+                Judge::<V>::new(&o.sfen).map_err(|why| OpeningError::Start { line: i + 1, why })?;
             for m in &o.moves {
-                j.play(m)
-                    .map_err(|e| format!("opening {}: move {m}: {e}", i + 1))?;
+                j.play(m).map_err(|e| OpeningError::Move {
+                    line: i + 1,
+                    mv: crate::rules::truncate(m),
+                    why: e.to_string(),
+                })?;
             }
             openings.push(Opening {
                 sfen: j.start_sfen().to_string(),
@@ -79,7 +100,7 @@ pub fn load<V: Variant>(lines: &[String]) -> Result<Vec<Opening>, String> {
     }
     if openings.is_empty() {
         if !lines.is_empty() {
-            return Err("the openings file holds no opening".into());
+            return Err(OpeningError::NoOpening);
         }
         openings.push(Opening {
             sfen: Position::<V>::startpos().to_sfen(),

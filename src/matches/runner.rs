@@ -26,7 +26,7 @@ pub(super) fn run<V: Variant>(
     if cfg.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    let openings = openings::load::<V>(&cfg.openings)?;
+    let openings = openings::load::<V>(&cfg.openings).map_err(|e| e.to_string())?;
     // the first pair's opening now, so that impossible random plies fail the match before it starts
     openings::with_random_plies::<V>(&openings[0], cfg.random_plies, cfg.seed, 0)?;
     let games = cfg.shard_games();
