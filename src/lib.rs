@@ -9,8 +9,8 @@
 //!   channel, search jobs and the stdin reader.
 //! - front ends: [`usi`] (the protocol loop), [`xboard`] (CECP, for XBoard and WinBoard) and
 //!   [`matches`](mod@matches) (`hayate match`, hosting and judging other engines); [`gui`] (`hayate gui`, a local
-//!   web GUI, which hosts engines through [`matches`](mod@matches)); [`learn`] (making nets). None imports another,
-//!   save the GUI's use of `matches` (`tests/layers.rs` checks this). The command line (`src/cli/`) and the
+//!   web GUI, which hosts engines through the host's engine process as `hayate match` does); [`learn`] (making
+//!   nets). None imports another (`tests/layers.rs` checks this). The command line (`src/cli/`) and the
 //!   choice of protocol by the first input line (`src/main.rs`) belong to the binary.
 
 pub mod engine;

@@ -10,7 +10,7 @@
 
 use hayate::gui::protocol::{Reply, Request};
 use hayate::gui::session::Session;
-use hayate::matches::engine::EngineSpec;
+use hayate::host::engine_process::EngineSpec;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 

@@ -9,8 +9,8 @@ use clap::Args;
 
 use crate::cli::GameArg;
 use hayate::host::adjudication::ResignRule;
+use hayate::host::interrupt;
 use hayate::learn::selfplay::{self, SelfplayConfig, SelfplaySummary};
-use hayate::matches::interrupt;
 use hayate::{with_variant, GameKind};
 
 #[derive(Args, Debug)]

@@ -20,9 +20,9 @@ use clap::builder::PossibleValue;
 use clap::{ArgAction, ArgMatches, Args, Parser, Subcommand, ValueEnum};
 
 use hayate::host::adjudication::{DrawRule, DrawWord, ResignRule, ResignWord, RuleError};
-use hayate::matches::engine::{EngineSpec, EngineSpecError};
+use hayate::host::engine_process::{EngineSpec, EngineSpecError};
+use hayate::host::time_control::TimeControl;
 use hayate::matches::stats::{SprtConfig, SprtError, SprtWord};
-use hayate::matches::time_control::TimeControl;
 use hayate::GameKind;
 
 #[derive(Parser, Debug)]
@@ -294,7 +294,8 @@ pub enum MatchArgError {
 
 /// `hayate match`; `matches` is the command line as clap read it, for the grouping of `--engine`'s words.
 pub fn run_match(args: &MatchArgs, matches: &ArgMatches) -> ExitCode {
-    use hayate::matches::{interrupt, run_match as play};
+    use hayate::host::interrupt;
+    use hayate::matches::run_match as play;
     use std::io::IsTerminal;
 
     let fail = |msg: String| {

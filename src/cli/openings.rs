@@ -7,8 +7,9 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::cli::GameArg;
+use hayate::host::interrupt;
 use hayate::matches::balanced::{self, BalancedConfig, Scorer};
-use hayate::matches::{interrupt, openings};
+use hayate::matches::openings;
 use hayate::{with_variant, GameKind};
 
 #[derive(Args, Debug)]

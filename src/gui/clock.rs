@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use crate::matches::time_control::TimeControl;
+use crate::host::time_control::TimeControl;
 
 /// Grace beyond a side's time before it loses: the socket and the engine's pipes add a few milliseconds to
 /// every move, and a loss on time should not come from them (the same margin as `hayate match --tolerance`).

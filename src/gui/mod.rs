@@ -25,7 +25,7 @@ mod socket;
 mod watch;
 mod worker;
 
-use crate::matches::engine::EngineSpec;
+use crate::host::engine_process::EngineSpec;
 
 pub use server::serve;
 

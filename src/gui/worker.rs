@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use crate::matches::engine::{EngineProcess, EngineSpec, Polled};
+use crate::host::engine_process::{EngineProcess, EngineSpec, Polled};
 use crate::GameKind;
 
 /// Time for the USI handshake.

@@ -12,7 +12,9 @@
 //! rules core) and the record formats ([`records`]: games.txt lines, live records, replay checking, CSA).
 
 pub mod adjudication;
+pub mod engine_process;
 mod game;
+pub mod interrupt;
 pub(crate) mod job;
 pub mod judge;
 mod options;
@@ -20,6 +22,7 @@ mod output;
 pub mod reader;
 pub mod records;
 mod shard;
+pub mod time_control;
 
 pub(crate) use game::with_game;
 pub use game::Game;

@@ -1,9 +1,9 @@
 //! `hayate match`: engine-versus-engine matches between two USI engines, in any of the three games.
 //!
-//! - Engines ([`engine`]) are separate processes driven over USI: `usi`/`usiok`, `USI_Variant` and `UCI_Variant`
+//! - Engines ([`crate::host::engine_process`]) are separate processes driven over USI: `usi`/`usiok`, `USI_Variant` and `UCI_Variant`
 //!   (for minishogi and Yari shogi; for shogi only when listed), the `option.<Name>=<value>` options,
 //!   `isready`/`readyok`; per game `isready`/`readyok` and `usinewgame`; per move `position sfen <start> moves ...`
-//!   and a `go` for the engine's time control ([`time_control::TimeControl`]: clocks with both sides' real remaining
+//!   and a `go` for the engine's time control ([`crate::host::time_control::TimeControl`]: clocks with both sides' real remaining
 //!   times, `movetime`, `nodes`, `depth`); `gameover win|lose|draw` at the end of a game; `quit` (then a kill) at
 //!   the end of the match. Every read has a deadline; stderr is read and dropped.
 //! - Concurrency: `--concurrency C` worker threads each own one process of each engine and reuse them for all
@@ -25,14 +25,12 @@
 //! - Clusters ([`cluster`]): `--shard K/N` plays the pairs whose number is K modulo N, with the whole match's
 //!   openings, seeds and game numbers, and never stops for the SPRT; `--merge` joins the shards' `--out` folders
 //!   (each with its `match.json`) into the whole match's records and summary.
-//! - Stopping ([`interrupt`]): on SIGINT or SIGTERM no new game starts, the running games are abandoned (their
+//! - Stopping ([`crate::host::interrupt`]): on SIGINT or SIGTERM no new game starts, the running games are abandoned (their
 //!   engines killed), and the summary of the finished games is printed.
 
 pub mod adjudication;
 pub mod balanced;
 pub mod cluster;
-pub mod engine;
-pub mod interrupt;
 pub mod kif;
 pub mod openings;
 pub mod play;
@@ -41,7 +39,6 @@ mod record_files;
 mod runner;
 pub mod stats;
 mod tally;
-pub mod time_control;
 mod worker;
 
 use std::path::PathBuf;
@@ -50,13 +47,13 @@ use std::time::Duration;
 use crate::host::Shard;
 use crate::{with_variant, GameKind};
 
-use engine::EngineSpec;
+use crate::host::engine_process::EngineSpec;
+use crate::host::time_control::TimeControl;
 pub use openings::{parse_opening, Opening, OpeningError};
 use play::GameLimits;
 pub use progress::{progress_bar, standing};
 use stats::SprtConfig;
 pub use tally::{summary_lines, FinishedGame, MatchSummary, SummaryFrame};
-use time_control::TimeControl;
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]

@@ -7,11 +7,11 @@ use crate::rules::piece::Color;
 use crate::Variant;
 
 use super::adjudication::info_score;
-use super::engine::{EngineProcess, Failure, Polled};
-use super::time_control::{go_command, TimeControl};
 use crate::host::adjudication::{DrawRule, ResignRule};
+use crate::host::engine_process::{EngineProcess, Failure, Polled};
 use crate::host::judge::{Judge, Outcome, Reason};
 use crate::host::records::RecordLine;
+use crate::host::time_control::{go_command, TimeControl};
 
 /// Limits of one game besides the time controls.
 #[derive(Clone, Copy, Debug)]

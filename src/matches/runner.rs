@@ -9,14 +9,14 @@ use crate::host::Shard;
 use crate::Variant;
 
 use super::cluster::Manifest;
-use super::engine::EngineProcess;
-use super::interrupt;
 use super::openings;
 use super::progress::{self, progress_bar};
 use super::record_files::RecordFiles;
 use super::tally::{summary_lines, FinishedGame, MatchSummary, SummaryFrame, Tally};
 use super::worker::{Message, Shared, Worker};
 use super::{MatchConfig, Report};
+use crate::host::engine_process::EngineProcess;
+use crate::host::interrupt;
 
 /// Plays the match in the game `V`; see [`super::run_match`].
 pub(super) fn run<V: Variant>(

@@ -10,12 +10,12 @@ use std::time::Duration;
 use crate::rules::piece::Color;
 use crate::Variant;
 
-use super::engine::{EngineProcess, Failure, StartError};
-use super::interrupt;
 use super::openings::{self, Opening};
 use super::play::{play_game, GameRecord, Progress};
 use super::tally::FinishedGame;
 use super::MatchConfig;
+use crate::host::engine_process::{EngineProcess, Failure, StartError};
+use crate::host::interrupt;
 use crate::host::judge::{Judge, Outcome, Reason};
 use crate::host::records::LiveGame;
 

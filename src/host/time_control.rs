@@ -163,7 +163,7 @@ impl TimeControl {
 /// An engine on a clock gets both sides' remaining times; when the opponent has no clock (move time, nodes,
 /// depth), the engine's own time and increment stand in for the opponent's, the figures it would see in a game
 /// against itself.
-pub(super) fn go_command(
+pub(crate) fn go_command(
     tcs: [TimeControl; 2],
     us: usize,
     clock: [u64; 2],
