@@ -71,6 +71,25 @@ fn merge_command(yaml: &str) -> String {
     words[5].to_string()
 }
 
+/// Runs `cmd` as a pod's container does (`sh -c`, with `PATH` and, for a shard, `JOB_COMPLETION_INDEX`); its
+/// stdout, once it has succeeded.
+fn pod(cmd: &str, path: &str, index: Option<u32>, what: &str) -> String {
+    let mut sh = Command::new("sh");
+    sh.args(["-c", cmd]).env("PATH", path);
+    if let Some(k) = index {
+        sh.env("JOB_COMPLETION_INDEX", k.to_string());
+    }
+    let out = sh.output().unwrap();
+    let stdout = text(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{what}: {}\n{stdout}\n{}",
+        out.status,
+        text(&out.stderr)
+    );
+    stdout
+}
+
 #[test]
 fn the_kubernetes_indexed_job_plays_every_shard_and_the_merge_joins_them() {
     let yaml = manifest();
@@ -123,36 +142,13 @@ fn the_kubernetes_indexed_job_plays_every_shard_and_the_merge_joins_them() {
         std::env::var("PATH").unwrap_or_default()
     );
     for k in 0..n {
-        let out = Command::new("sh")
-            .args(["-c", &shard])
-            .env("JOB_COMPLETION_INDEX", k.to_string())
-            .env("PATH", &path)
-            .output()
-            .unwrap();
-        let stdout = text(&out.stdout);
-        assert!(
-            out.status.success(),
-            "shard {k}: {}\n{stdout}\n{}",
-            out.status,
-            text(&out.stderr)
-        );
+        let stdout = pod(&shard, &path, Some(k), &format!("shard {k}"));
         assert!(
             stdout.contains(&format!("shard {k}/{n}")),
             "shard {k}:\n{stdout}"
         );
     }
-    let out = Command::new("sh")
-        .args(["-c", &local(&merge)])
-        .env("PATH", &path)
-        .output()
-        .unwrap();
-    let stdout = text(&out.stdout);
-    assert!(
-        out.status.success(),
-        "the merge: {}\n{stdout}\n{}",
-        out.status,
-        text(&out.stderr)
-    );
+    let stdout = pod(&local(&merge), &path, None, "the merge");
     let lines = summary(&stdout);
     assert_eq!(
         lines[0],
