@@ -45,14 +45,37 @@ impl Default for TimeControl {
     }
 }
 
+/// Why a clock command (`level`, `st`, `sd`, `time`, `otim`) was refused; a word quoted is cut to 40 characters.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ClockError {
+    #[error("level needs MPS BASE INC")]
+    LevelWords,
+    #[error("moves per session '{0}' is not a number")]
+    MovesPerSession(String),
+    #[error("st needs the seconds per move")]
+    StWords,
+    #[error("depth '{0}' is not in 1..100")]
+    Depth(String),
+    #[error("sd needs a depth")]
+    SdWords,
+    #[error("needs the clock in centiseconds")]
+    ClockWords,
+    #[error("'{0}' is not a number")]
+    Centiseconds(String),
+    #[error("time '{0}' is not MIN or MIN:SEC")]
+    Minutes(String),
+    #[error("'{0}' is not a number of seconds")]
+    Seconds(String),
+}
+
 impl TimeControl {
     /// `level MPS BASE INC`.
-    pub fn set_level(&mut self, args: &[&str]) -> Result<(), String> {
+    pub fn set_level(&mut self, args: &[&str]) -> Result<(), ClockError> {
         let [mps, base, inc] = args else {
-            return Err("level needs MPS BASE INC".into());
+            return Err(ClockError::LevelWords);
         };
         mps.parse::<u32>()
-            .map_err(|_| format!("moves per session '{}' is not a number", truncate(mps)))?;
+            .map_err(|_| ClockError::MovesPerSession(truncate(mps)))?;
         let base = minutes_seconds(base)?;
         let inc = seconds(inc)?;
         self.per_move = PerMove::Clock { base, inc };
@@ -62,25 +85,25 @@ impl TimeControl {
     }
 
     /// `st SECONDS`.
-    pub fn set_fixed(&mut self, args: &[&str]) -> Result<(), String> {
+    pub fn set_fixed(&mut self, args: &[&str]) -> Result<(), ClockError> {
         let [s] = args else {
-            return Err("st needs the seconds per move".into());
+            return Err(ClockError::StWords);
         };
         self.per_move = PerMove::Fixed(seconds(s)?.max(1));
         Ok(())
     }
 
     /// `sd DEPTH`.
-    pub fn set_depth(&mut self, args: &[&str]) -> Result<(), String> {
+    pub fn set_depth(&mut self, args: &[&str]) -> Result<(), ClockError> {
         match args {
             [d] => match d.parse::<i32>() {
                 Ok(n) if (1..=100).contains(&n) => {
                     self.depth = Some(n);
                     Ok(())
                 }
-                _ => Err(format!("depth '{}' is not in 1..100", truncate(d))),
+                _ => Err(ClockError::Depth(truncate(d))),
             },
-            _ => Err("sd needs a depth".into()),
+            _ => Err(ClockError::SdWords),
         }
     }
 
@@ -90,13 +113,13 @@ impl TimeControl {
     }
 
     /// `time N` (own) or `otim N` (opponent): centiseconds, negative once a flag has fallen.
-    pub fn set_clock(&mut self, own: bool, args: &[&str]) -> Result<(), String> {
+    pub fn set_clock(&mut self, own: bool, args: &[&str]) -> Result<(), ClockError> {
         let [n] = args else {
-            return Err("needs the clock in centiseconds".into());
+            return Err(ClockError::ClockWords);
         };
         let cs: i64 = n
             .parse()
-            .map_err(|_| format!("'{}' is not a number", truncate(n)))?;
+            .map_err(|_| ClockError::Centiseconds(truncate(n)))?;
         let ms = (cs.max(0) as u64).saturating_mul(10).min(MAX_TIME_MS);
         if own {
             self.own = Some(ms);
@@ -128,8 +151,8 @@ impl TimeControl {
 }
 
 /// `MIN`, `MIN:SEC` or a fraction of minutes, in ms.
-fn minutes_seconds(s: &str) -> Result<u64, String> {
-    let bad = || format!("time '{}' is not MIN or MIN:SEC", truncate(s));
+fn minutes_seconds(s: &str) -> Result<u64, ClockError> {
+    let bad = || ClockError::Minutes(truncate(s));
     let ms = match s.split_once(':') {
         Some((m, sec)) => {
             let m: u64 = m.parse().map_err(|_| bad())?;
@@ -152,10 +175,10 @@ fn minutes_seconds(s: &str) -> Result<u64, String> {
 }
 
 /// Seconds, possibly fractional, in ms.
-fn seconds(s: &str) -> Result<u64, String> {
+fn seconds(s: &str) -> Result<u64, ClockError> {
     match s.parse::<f64>() {
         Ok(x) if x.is_finite() && x >= 0.0 => Ok((x * 1000.0).min(MAX_TIME_MS as f64) as u64),
-        _ => Err(format!("'{}' is not a number of seconds", truncate(s))),
+        _ => Err(ClockError::Seconds(truncate(s))),
     }
 }
 

@@ -169,22 +169,22 @@ impl Session {
             "?" => self.cmd_move_now(),
             "time" | "otim" => {
                 if let Err(e) = self.clock.set_clock(cmd == "time", &args) {
-                    self.error(&e, line);
+                    self.error(&e.to_string(), line);
                 }
             }
             "level" => {
                 if let Err(e) = self.clock.set_level(&args) {
-                    self.error(&e, line);
+                    self.error(&e.to_string(), line);
                 }
             }
             "st" => {
                 if let Err(e) = self.clock.set_fixed(&args) {
-                    self.error(&e, line);
+                    self.error(&e.to_string(), line);
                 }
             }
             "sd" => {
                 if let Err(e) = self.clock.set_depth(&args) {
-                    self.error(&e, line);
+                    self.error(&e.to_string(), line);
                 }
             }
             "post" | "nopost" => self.post.store(cmd == "post", Ordering::Relaxed),
