@@ -89,17 +89,18 @@ pub struct Notes {
 }
 
 impl Notes {
-    fn from_kif(game: &KifGame) -> Notes {
+    /// What the record holds beside its start, taken from it whole (the game was replayed from `moves` first).
+    fn from_kif(game: KifGame) -> Notes {
         Notes {
             names: game
                 .names
                 .iter()
                 .any(|n| !n.is_empty())
-                .then(|| game.names.clone()),
-            headers: game.headers.clone(),
-            moves: game.moves.clone(),
-            times_ms: game.times_ms.clone(),
-            comments: game.comments.clone(),
+                .then_some(game.names),
+            headers: game.headers,
+            moves: game.moves,
+            times_ms: game.times_ms,
+            comments: game.comments,
             ending: game.ending,
         }
     }
@@ -152,7 +153,7 @@ pub fn import(text: &str, current: GameKind) -> Result<(Record, Notes), String> 
         let game = kif::read(text).map_err(|e| e.to_string())?;
         let rec = Record::new(game.kind, Some(&game.start_sfen))?
             .with_moves(game.moves.iter().map(String::as_str))?;
-        return Ok((rec, Notes::from_kif(&game)));
+        return Ok((rec, Notes::from_kif(game)));
     }
     Ok((import_record(text, current)?, Notes::default()))
 }
