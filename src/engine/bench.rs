@@ -6,6 +6,7 @@ use std::time::Instant;
 use crate::engine::eval::GameEval;
 use crate::engine::search::{Limits, Searcher, TimeOptions};
 use crate::rules::position::notation::move_to_usi;
+use crate::rules::position::sfen::SfenError;
 use crate::rules::position::Position;
 use crate::{with_variant, GameKind};
 
@@ -221,8 +222,8 @@ fn scaling_sfen<V: GameEval>(
     hash_mb: usize,
     min_ms: u64,
     rounds: usize,
-) -> Result<Scaling, String> {
-    let pos = Position::<V>::from_sfen(sfen).map_err(|e| e.to_string())?;
+) -> Result<Scaling, SfenError> {
+    let pos = Position::<V>::from_sfen(sfen)?;
     Ok(scaling_position(&pos, threads, hash_mb, min_ms, rounds))
 }
 

@@ -224,8 +224,8 @@ pub fn export(
     notes: &Notes,
 ) -> Result<String, String> {
     match format {
-        "kif" => kif::write(&kif_game(rec, names, notes)),
-        "ki2" => ki2::write(&kif_game(rec, names, notes)),
+        "kif" => kif::write(&kif_game(rec, names, notes)).map_err(|e| e.to_string()),
+        "ki2" => ki2::write(&kif_game(rec, names, notes)).map_err(|e| e.to_string()),
         "sfen" => Ok(rec.sfen()),
         "usi" => Ok(rec.position_command()),
         "record" | "csa" => {

@@ -85,7 +85,7 @@ impl Record {
                     let legal = |u: &str| judge.position().parse_move(u).is_ok();
                     to_usi(m, &legal)?
                 };
-                let ending = judge.play(&usi)?.or_else(|| judge.no_moves());
+                let ending = judge.play(&usi).map_err(|e| e.to_string())?.or_else(|| judge.no_moves());
                 rec.moves.push(usi);
                 rec.ending = ending.map(|(outcome, reason)| Ending { outcome, reason });
             }
@@ -100,7 +100,7 @@ impl Record {
         }
         let ending = with_variant!(self.kind, V => {
             let mut judge = self.replay::<V>();
-            let rep = judge.play(usi)?;
+            let rep = judge.play(usi).map_err(|e| e.to_string())?;
             rep.or_else(|| judge.no_moves())
         });
         self.moves.push(usi.to_string());

@@ -2,7 +2,7 @@
 
 use crate::rules::piece::Color;
 use crate::rules::position::sfen::SfenError;
-use crate::rules::position::xboard_fen::parse_fen;
+use crate::rules::position::xboard_fen::{parse_fen, XboardFenError};
 use crate::rules::position::Position;
 use crate::rules::variant::{Minishogi, Shogi, Yari};
 use crate::{with_variant, GameKind};
@@ -67,7 +67,7 @@ impl Game {
     /// Reads an XBoard FEN as a position of the game whose board shape it has, or else of the current game.
     /// UCI2WB passes XBoard's FEN unchanged in `position sfen` to a USI engine that announces `UCI_Variant`, so
     /// the USI front end reads it with this.
-    pub fn parse_xboard_fen(&self, fen: &str) -> Result<Game, String> {
+    pub fn parse_xboard_fen(&self, fen: &str) -> Result<Game, XboardFenError> {
         let board = fen.split(['[', ' ']).next().unwrap_or("");
         let ranks: Vec<&str> = board.split('/').collect();
         let width = |rank: &str| -> usize {

@@ -8,6 +8,8 @@ use std::collections::HashMap;
 
 use crate::rules::notation::kif::Ending;
 use crate::rules::piece::Color;
+use crate::rules::position::notation::MoveError;
+use crate::rules::position::sfen::SfenError;
 use crate::rules::position::Repetition;
 use crate::{EnteringKingRule, Position, Variant};
 
@@ -146,6 +148,16 @@ impl Reason {
 /// How many occurrences of a position end a game.
 const REPETITIONS: usize = 4;
 
+/// Why a game could not be judged: its start is no legal SFEN, or a move is not legal where it is played (the
+/// move's own error).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum JudgeError {
+    #[error("bad SFEN '{sfen}': {error}")]
+    Start { sfen: String, error: SfenError },
+    #[error(transparent)]
+    Move(#[from] MoveError),
+}
+
 /// The position after every move of a game (its history holds what the repetition rule needs).
 pub struct Judge<V: Variant> {
     pos: Position<V>,
@@ -158,8 +170,11 @@ pub struct Judge<V: Variant> {
 
 impl<V: Variant> Judge<V> {
     /// Starts from an SFEN; the start SFEN is kept normalised (with its move number).
-    pub fn new(sfen: &str) -> Result<Self, String> {
-        let pos = Position::<V>::from_sfen(sfen).map_err(|e| format!("bad SFEN '{sfen}': {e}"))?;
+    pub fn new(sfen: &str) -> Result<Self, JudgeError> {
+        let pos = Position::<V>::from_sfen(sfen).map_err(|error| JudgeError::Start {
+            sfen: sfen.to_string(),
+            error,
+        })?;
         Ok(Judge::from_position(pos))
     }
 
@@ -214,8 +229,8 @@ impl<V: Variant> Judge<V> {
 
     /// Plays a USI move if it is legal here (Err otherwise, the position unchanged) and judges repetition: the
     /// fourth occurrence of the position ends the game.
-    pub fn play(&mut self, usi: &str) -> Result<Option<(Outcome, Reason)>, String> {
-        let m = self.pos.parse_move(usi).map_err(|e| e.to_string())?;
+    pub fn play(&mut self, usi: &str) -> Result<Option<(Outcome, Reason)>, JudgeError> {
+        let m = self.pos.parse_move(usi)?;
         self.pos.do_move(m);
         self.moves.push(usi.to_string());
         *self.occurrences.entry(self.pos.key()).or_insert(0) += 1;

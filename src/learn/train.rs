@@ -281,9 +281,9 @@ pub fn train(
         report(&r);
         if let Some(dir) = &cfg.checkpoints {
             let path = dir.join(format!("epoch-{epoch}.nnue"));
-            file::save(&quantise(&p), &path)?;
+            file::save(&quantise(&p), &path).map_err(|e| e.to_string())?;
         }
     }
-    file::save(&quantise(&p), Path::new(&cfg.output))?;
+    file::save(&quantise(&p), Path::new(&cfg.output)).map_err(|e| e.to_string())?;
     Ok(p)
 }

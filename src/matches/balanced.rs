@@ -77,9 +77,9 @@ fn score_candidate<V: GameEval>(
     cfg: &BalancedConfig,
     opening: &Opening,
 ) -> Result<Scored, String> {
-    let mut judge = Judge::<V>::new(&opening.sfen)?;
+    let mut judge = Judge::<V>::new(&opening.sfen).map_err(|e| e.to_string())?;
     for m in &opening.moves {
-        judge.play(m)?;
+        judge.play(m).map_err(|e| e.to_string())?;
     }
     let pos: &Position<V> = judge.position();
     searcher.clear();

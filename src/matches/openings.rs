@@ -83,8 +83,10 @@ pub fn load<V: Variant>(lines: &[String]) -> Result<Vec<Opening>, OpeningError> 
     let mut openings = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         if let Some(o) = parse_opening(line, V::START_SFEN)? {
-            let mut j =
-                Judge::<V>::new(&o.sfen).map_err(|why| OpeningError::Start { line: i + 1, why })?;
+            let mut j = Judge::<V>::new(&o.sfen).map_err(|e| OpeningError::Start {
+                line: i + 1,
+                why: e.to_string(),
+            })?;
             for m in &o.moves {
                 j.play(m).map_err(|e| OpeningError::Move {
                     line: i + 1,
@@ -125,7 +127,7 @@ pub fn with_random_plies<V: Variant>(
         return Ok(base.clone());
     }
     let mut rng = SplitMix64::new(mix(seed ^ mix(pair as u64 + 1)));
-    let mut judge = Judge::<V>::new(&base.sfen)?;
+    let mut judge = Judge::<V>::new(&base.sfen).map_err(|e| e.to_string())?;
     for m in &base.moves {
         judge
             .play(m)

@@ -138,7 +138,7 @@ pub fn play_game<V: Variant>(
     on_move: &mut OnMove<'_>,
 ) -> Result<Option<GameRecord>, String> {
     let started = std::time::SystemTime::now();
-    let mut judge = Judge::<V>::new(start_sfen)?;
+    let mut judge = Judge::<V>::new(start_sfen).map_err(|e| e.to_string())?;
     for m in opening {
         judge
             .play(m)
@@ -352,7 +352,7 @@ impl<V: Variant> Playing<V> {
                 self.detail = if mv.is_empty() {
                     "bestmove without a move".into()
                 } else {
-                    e
+                    e.to_string()
                 };
                 Step::End(lose, Reason::Illegal)
             }

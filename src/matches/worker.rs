@@ -257,7 +257,7 @@ fn forfeit<V: Variant>(
     failure: Failure,
     why: &str,
 ) -> Result<GameRecord, Stop> {
-    let mut judge = Judge::<V>::new(&opening.sfen).map_err(Some)?;
+    let mut judge = Judge::<V>::new(&opening.sfen).map_err(|e| Some(e.to_string()))?;
     for m in &opening.moves {
         let _ = judge.play(m);
     }

@@ -12,8 +12,18 @@ pub struct SuiteEntry {
     pub expected: Vec<(u32, u64)>,
 }
 
+/// Why a suite line was refused: a depth field that is not `D<depth> <count>`, or no counts at all; `line`
+/// counts from 1.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SuiteError {
+    #[error("line {line}: bad depth field '{field}'")]
+    DepthField { line: usize, field: String },
+    #[error("line {line}: no depth counts")]
+    NoCounts { line: usize },
+}
+
 /// Reads a suite; a line that is neither a comment nor a well-formed entry is an error naming its line.
-pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, String> {
+pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -25,7 +35,10 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, String> {
         let mut expected = Vec::new();
         for p in parts {
             let p = p.trim();
-            let bad = || format!("line {}: bad depth field '{p}'", i + 1);
+            let bad = || SuiteError::DepthField {
+                line: i + 1,
+                field: p.to_string(),
+            };
             let (d, n) = p.split_once(' ').ok_or_else(bad)?;
             let d = d
                 .strip_prefix('D')
@@ -35,7 +48,7 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, String> {
             expected.push((d, n));
         }
         if expected.is_empty() {
-            return Err(format!("line {}: no depth counts", i + 1));
+            return Err(SuiteError::NoCounts { line: i + 1 });
         }
         out.push(SuiteEntry {
             line: i + 1,

@@ -16,18 +16,25 @@ const DEFAULT_DEPTH: i32 = 8;
 /// The depth range of `hayate bench`.
 const MAX_DEPTH: i32 = 100;
 
+/// Why the words after `bench` were refused: more than one, or a depth out of range; the word quoted is cut to
+/// 40 characters.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(super) enum BenchDepthError {
+    #[error("bench: depth '{0}' is not a number from 1 to {MAX_DEPTH}")]
+    Depth(String),
+    #[error("bench takes at most a depth")]
+    Words,
+}
+
 /// The words after `bench`: an optional depth.
-pub(super) fn parse_depth(args: &[&str]) -> Result<i32, String> {
+pub(super) fn parse_depth(args: &[&str]) -> Result<i32, BenchDepthError> {
     match args {
         [] => Ok(DEFAULT_DEPTH),
         [d] => match d.parse::<i32>() {
             Ok(depth) if (1..=MAX_DEPTH).contains(&depth) => Ok(depth),
-            _ => Err(format!(
-                "bench: depth '{}' is not a number from 1 to {MAX_DEPTH}",
-                truncate(d)
-            )),
+            _ => Err(BenchDepthError::Depth(truncate(d))),
         },
-        _ => Err("bench takes at most a depth".into()),
+        _ => Err(BenchDepthError::Words),
     }
 }
 
@@ -47,5 +54,23 @@ pub(super) fn run(
             lines.iter().for_each(|l| out(l));
             report.finish(&format!("info string {last}"));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_errors_say_the_range() {
+        assert_eq!(parse_depth(&[]), Ok(DEFAULT_DEPTH));
+        assert_eq!(
+            parse_depth(&["0"]).unwrap_err().to_string(),
+            "bench: depth '0' is not a number from 1 to 100"
+        );
+        assert_eq!(
+            parse_depth(&["1", "2"]).unwrap_err().to_string(),
+            "bench takes at most a depth"
+        );
     }
 }

@@ -231,7 +231,7 @@ impl Engine {
                 let text = setup[1..].join(" ");
                 // UCI2WB passes XBoard's FEN (holdings in brackets) unchanged to engines that announce UCI_Variant
                 let parsed = if text.contains('[') {
-                    self.game.parse_xboard_fen(&text)
+                    self.game.parse_xboard_fen(&text).map_err(|e| e.to_string())
                 } else {
                     self.game.parse_sfen(&text).map_err(|e| e.to_string())
                 };
@@ -285,7 +285,7 @@ impl Engine {
         self.stop_and_wait();
         let depth = match bench::parse_depth(args) {
             Ok(d) => d,
-            Err(e) => return self.out.error(&e),
+            Err(e) => return self.out.error(&e.to_string()),
         };
         let mut searcher = Searcher::new(bench::THREADS, bench::HASH_MB);
         let halt = Halt::with_control(searcher.control());
@@ -395,7 +395,7 @@ impl Engine {
     fn cmd_perft(&mut self, args: &[&str]) {
         let depth = match perft::parse_depth(args) {
             Ok(d) => d,
-            Err(e) => return self.out.error(&e),
+            Err(e) => return self.out.error(&e.to_string()),
         };
         let game = self.game.clone();
         let halt = Halt::default();

@@ -15,17 +15,24 @@ use crate::host::truncate;
 /// Deeper counts never finish; the cap keeps the recursion (a move list a ply) well inside a thread's stack.
 const MAX_DEPTH: u32 = 64;
 
+/// Why the words after `go perft` were refused: not a single word, or no depth in range; the word quoted is cut
+/// to 40 characters.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(super) enum PerftDepthError {
+    #[error("go perft needs a depth (and nothing after it)")]
+    Words,
+    #[error("go perft: depth '{0}' is not a number from 0 to {MAX_DEPTH}")]
+    Depth(String),
+}
+
 /// The words after `go perft`.
-pub(super) fn parse_depth(args: &[&str]) -> Result<u32, String> {
+pub(super) fn parse_depth(args: &[&str]) -> Result<u32, PerftDepthError> {
     let [d] = args else {
-        return Err("go perft needs a depth (and nothing after it)".into());
+        return Err(PerftDepthError::Words);
     };
     match d.parse::<u32>() {
         Ok(depth) if depth <= MAX_DEPTH => Ok(depth),
-        _ => Err(format!(
-            "go perft: depth '{}' is not a number from 0 to {MAX_DEPTH}",
-            truncate(d)
-        )),
+        _ => Err(PerftDepthError::Depth(truncate(d))),
     }
 }
 
@@ -49,4 +56,22 @@ pub(super) fn run_perft<V: Variant>(
         u128::from(total) * 1000 / ms
     ));
     report.finish(&format!("Nodes searched: {total}"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_errors_say_the_range() {
+        assert_eq!(parse_depth(&["3"]), Ok(3));
+        assert_eq!(
+            parse_depth(&["65"]).unwrap_err().to_string(),
+            "go perft: depth '65' is not a number from 0 to 64"
+        );
+        assert_eq!(
+            parse_depth(&[]).unwrap_err().to_string(),
+            "go perft needs a depth (and nothing after it)"
+        );
+    }
 }

@@ -23,7 +23,7 @@
 use std::fmt;
 use std::fs::{File, Metadata};
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::features::KING_BUCKETS;
 use super::network::{Deep, Head, Network, DEEP_BIAS_LIMIT, DEEP_L1, DEEP_L2};
@@ -453,6 +453,19 @@ fn special_kind(_: &std::fs::FileType) -> &'static str {
     "something else"
 }
 
-pub fn save(net: &Network, path: &Path) -> Result<(), String> {
-    std::fs::write(path, to_bytes(net)).map_err(|e| format!("cannot write {}: {e}", path.display()))
+/// Why a net could not be saved: the file could not be written, named with the system's reason.
+#[derive(Debug, thiserror::Error)]
+pub enum NetSaveError {
+    #[error("cannot write {}: {source}", .path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+pub fn save(net: &Network, path: &Path) -> Result<(), NetSaveError> {
+    std::fs::write(path, to_bytes(net)).map_err(|source| NetSaveError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }

@@ -230,6 +230,20 @@ fn proven_len<V: Variant>(s: &DfpnSolver<V>, m: Move, limit: u16) -> Option<u16>
     (p.pn == 0).then_some(p.len)
 }
 
+/// Why a mating line does not verify: a move illegal where it is played, an attacker move that is no check, or
+/// an end that is no mate.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MateLineError {
+    #[error("move {number} ({mv:?}) is illegal")]
+    Illegal { number: usize, mv: Move },
+    #[error("attacker move {number} ({mv:?}) is no check")]
+    NoCheck { number: usize, mv: Move },
+    #[error("the line ends with the attacker to move")]
+    AttackerToMove,
+    #[error("the defender still has {0:?} at the end")]
+    DefenderMove(Move),
+}
+
 /// Replays a mating line from `root` and checks it: every move legal, every attacker move a check, and at the
 /// end the defender to move with no legal move but futile interpositions (none at all when `futile_rule` is
 /// off). Returns the mate's length, futile interpositions (and their captures) not counted.
@@ -237,17 +251,23 @@ pub fn verify<V: Variant>(
     root: &Position<V>,
     line: &[Move],
     futile_rule: bool,
-) -> Result<usize, String> {
+) -> Result<usize, MateLineError> {
     let mut pos = root.clone();
     let attacker = pos.side_to_move();
     let mut futile = 0;
     for (i, &m) in line.iter().enumerate() {
         if !pos.is_legal(m) {
-            return Err(format!("move {} ({m:?}) is illegal", i + 1));
+            return Err(MateLineError::Illegal {
+                number: i + 1,
+                mv: m,
+            });
         }
         if pos.side_to_move() == attacker {
             if !pos.gives_check(m) {
-                return Err(format!("attacker move {} ({m:?}) is no check", i + 1));
+                return Err(MateLineError::NoCheck {
+                    number: i + 1,
+                    mv: m,
+                });
             }
         } else if futile_rule && is_futile_interposition(&pos, m) {
             futile += 1;
@@ -255,7 +275,7 @@ pub fn verify<V: Variant>(
         pos.do_move(m);
     }
     if pos.side_to_move() == attacker {
-        return Err("the line ends with the attacker to move".into());
+        return Err(MateLineError::AttackerToMove);
     }
     let mut replies = MoveList::new();
     pos.generate(GenMode::All, &mut replies);
@@ -263,7 +283,7 @@ pub fn verify<V: Variant>(
         .iter()
         .find(|&&m| !(futile_rule && is_futile_interposition(&pos, m)))
     {
-        return Err(format!("the defender still has {m:?} at the end"));
+        return Err(MateLineError::DefenderMove(*m));
     }
     Ok(line.len() - 2 * futile)
 }

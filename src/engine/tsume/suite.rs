@@ -33,8 +33,15 @@ pub struct Problem {
     pub expected: Expected,
 }
 
+/// Why a suite line was refused: an answer after `;` that is neither a length nor `nomate`; `line` counts from 1.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TsumeSuiteError {
+    #[error("line {line}: unreadable answer '{answer}'")]
+    Answer { line: usize, answer: String },
+}
+
 /// Reads a suite; an unreadable line is an error naming it.
-pub fn parse_suite(text: &str) -> Result<Vec<Problem>, String> {
+pub fn parse_suite(text: &str) -> Result<Vec<Problem>, TsumeSuiteError> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let l = raw.trim();
@@ -50,7 +57,12 @@ pub fn parse_suite(text: &str) -> Result<Vec<Problem>, String> {
             } else {
                 match a.parse::<usize>() {
                     Ok(n) => Expected::Mate(n),
-                    Err(_) => return Err(format!("line {}: unreadable answer '{a}'", i + 1)),
+                    Err(_) => {
+                        return Err(TsumeSuiteError::Answer {
+                            line: i + 1,
+                            answer: a.to_string(),
+                        })
+                    }
                 }
             };
             (sfen, e)

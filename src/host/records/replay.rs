@@ -49,7 +49,8 @@ pub enum RecordFileError {
 /// them (mate, repetition, declaration, the maximum plies); for a loss by resignation, adjudication, illegal move,
 /// time, hang or crash, that the loser is the side to move; that a draw adjudication is a draw. `max_plies` 0 skips the check of the ply count of `maxplies` games.
 pub fn verify<V: Variant>(rec: &RecordLine, max_plies: usize) -> Result<(), ReplayError> {
-    let mut judge = Judge::<V>::new(&rec.start_sfen).map_err(ReplayError::Start)?;
+    let mut judge =
+        Judge::<V>::new(&rec.start_sfen).map_err(|e| ReplayError::Start(e.to_string()))?;
     let n = rec.moves.len();
     for (i, m) in rec.moves.iter().enumerate() {
         if let Some(end) = judge.no_moves() {

@@ -80,6 +80,30 @@ pub fn write<V: Variant>(pos: &Position<V>, handicap: bool) -> String {
     s
 }
 
+/// Why a line of a board diagram was refused: a row, a hand or a move count that does not read, or a board
+/// whose rows do not add up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BodError {
+    #[error("手数＝ needs a number")]
+    MovesBefore,
+    #[error("a board row must end with '|'")]
+    RowEnd,
+    #[error("a board row needs two characters a square")]
+    RowSquares,
+    #[error("the board's rows differ in length")]
+    RowLengths,
+    #[error("unknown piece '{0}'")]
+    UnknownPiece(char),
+    #[error("'{0}' before a piece: expected 'v' or a space")]
+    Mark(char),
+    #[error("the board has {rows} rows of {files} squares")]
+    Rows { rows: usize, files: usize },
+    #[error("'{0}' is not a piece in hand")]
+    HandPiece(String),
+    #[error("'{0}': the count must be in kanji, as 歩三")]
+    HandCount(String),
+}
+
 /// A diagram being read, line by line.
 #[derive(Default)]
 pub struct Diagram {
@@ -98,7 +122,7 @@ pub struct Diagram {
 impl Diagram {
     /// Takes one line if it belongs to a diagram: Ok(true) when taken, Ok(false) when it is no diagram line, Err
     /// when it is one and is wrong.
-    pub fn take(&mut self, line: &str, number: usize) -> Result<bool, String> {
+    pub fn take(&mut self, line: &str, number: usize) -> Result<bool, BodError> {
         let t = line.trim();
         let note = |d: &mut Diagram| {
             d.first_line.get_or_insert(number);
@@ -138,25 +162,22 @@ impl Diagram {
         }
         if let Some(rest) = t.strip_prefix("手数＝").or_else(|| t.strip_prefix("手数=")) {
             let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
-            self.moves_before = Some(n.parse().map_err(|_| "手数＝ needs a number".to_string())?);
+            self.moves_before = Some(n.parse().map_err(|_| BodError::MovesBefore)?);
             return Ok(true);
         }
         Ok(false)
     }
 
     /// One row, `v香v桂 ・...|一`: two characters a square, then `|` and the rank.
-    fn row(&mut self, row: &str) -> Result<(), String> {
+    fn row(&mut self, row: &str) -> Result<(), BodError> {
         let c: Vec<char> = row.chars().collect();
-        let end = c
-            .iter()
-            .position(|&x| x == '|')
-            .ok_or("a board row must end with '|'")?;
+        let end = c.iter().position(|&x| x == '|').ok_or(BodError::RowEnd)?;
         if end % 2 != 0 {
-            return Err("a board row needs two characters a square".into());
+            return Err(BodError::RowSquares);
         }
         let files = end / 2;
         if *self.files.get_or_insert(files) != files {
-            return Err("the board's rows differ in length".into());
+            return Err(BodError::RowLengths);
         }
         let mut sfen = String::new();
         let mut empty = 0;
@@ -165,7 +186,7 @@ impl Diagram {
                 empty += 1;
                 continue;
             }
-            let kind = kind_of_char(sq[1]).ok_or_else(|| format!("unknown piece '{}'", sq[1]))?;
+            let kind = kind_of_char(sq[1]).ok_or(BodError::UnknownPiece(sq[1]))?;
             if empty > 0 {
                 sfen.push_str(&empty.to_string());
                 empty = 0;
@@ -174,7 +195,7 @@ impl Diagram {
             match sq[0] {
                 'v' | 'V' => sfen.push_str(&letter.to_lowercase()),
                 ' ' | '^' | '　' => sfen.push_str(&letter),
-                other => return Err(format!("'{other}' before a piece: expected 'v' or a space")),
+                other => return Err(BodError::Mark(other)),
             }
         }
         if empty > 0 {
@@ -190,13 +211,13 @@ impl Diagram {
     }
 
     /// The SFEN of the diagram; `white_default` is the side to move when no line says.
-    pub fn sfen(&self, white_default: bool) -> Result<String, String> {
+    pub fn sfen(&self, white_default: bool) -> Result<String, BodError> {
         let files = self.files.unwrap_or(0);
         if self.rows.len() != files {
-            return Err(format!(
-                "the board has {} rows of {files} squares",
-                self.rows.len()
-            ));
+            return Err(BodError::Rows {
+                rows: self.rows.len(),
+                files,
+            });
         }
         let hands = format!("{}{}", self.hands[0], self.hands[1]);
         Ok(format!(
@@ -222,7 +243,7 @@ fn sfen_letter(k: Kind) -> String {
 }
 
 /// A hand, `角　金二　歩三` or `なし`, as SFEN letters (lower case for gote).
-fn hand(text: &str, white: bool) -> Result<String, String> {
+fn hand(text: &str, white: bool) -> Result<String, BodError> {
     let mut out = String::new();
     for item in text.split(|c: char| c.is_whitespace() || c == '、') {
         if item.is_empty() || item == "なし" {
@@ -233,9 +254,9 @@ fn hand(text: &str, white: bool) -> Result<String, String> {
             .next()
             .and_then(kind_of_char)
             .filter(|k| k.is_hand_kind())
-            .ok_or_else(|| format!("'{item}' is not a piece in hand"))?;
-        let n = parse_kanji_count(c.as_str())
-            .ok_or_else(|| format!("'{item}': the count must be in kanji, as 歩三"))?;
+            .ok_or_else(|| BodError::HandPiece(item.to_string()))?;
+        let n =
+            parse_kanji_count(c.as_str()).ok_or_else(|| BodError::HandCount(item.to_string()))?;
         let letter = kind.letter().to_string();
         let letter = if white { letter.to_lowercase() } else { letter };
         if n > 1 {

@@ -4,7 +4,7 @@
 
 use super::header::write_head;
 use super::japanese::{ki2_move_name, side_mark};
-use super::kif::{push_comments, start_position, Ending, KifGame};
+use super::kif::{push_comments, start_position, Ending, KifGame, KifWriteError};
 use crate::rules::piece::Color;
 use crate::rules::variant::Variant;
 use crate::with_variant;
@@ -38,9 +38,23 @@ fn side_named(s: &str) -> Option<(Color, &str)> {
     None
 }
 
+/// Why a summary line (`まで76手で先手の勝ち`) was refused: it does not read so, or counts other moves than the
+/// record has.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(super) enum SummaryError {
+    #[error("a summary reads まで<n>手で...")]
+    Form,
+    #[error("the summary counts {said} moves, the record has {moves}")]
+    Count { said: usize, moves: usize },
+}
+
 /// The ending a summary line (`まで76手で先手の勝ち`) tells, `to_move` being the side to move after `moves`
 /// moves; None for a summary that tells no ending this reader knows.
-pub(super) fn summary(line: &str, moves: usize, to_move: Color) -> Result<Option<Ending>, String> {
+pub(super) fn summary(
+    line: &str,
+    moves: usize,
+    to_move: Color,
+) -> Result<Option<Ending>, SummaryError> {
     let rest = line
         .trim()
         .trim_start_matches("まで")
@@ -49,15 +63,11 @@ pub(super) fn summary(line: &str, moves: usize, to_move: Color) -> Result<Option
     let body = rest
         .trim_start_matches(|c: char| c.is_ascii_digit())
         .strip_prefix("手で")
-        .ok_or("a summary reads まで<n>手で...")?
+        .ok_or(SummaryError::Form)?
         .trim();
-    let n: usize = digits
-        .parse()
-        .map_err(|_| "a summary reads まで<n>手で...".to_string())?;
+    let n: usize = digits.parse().map_err(|_| SummaryError::Form)?;
     if n != moves {
-        return Err(format!(
-            "the summary counts {n} moves, the record has {moves}"
-        ));
+        return Err(SummaryError::Count { said: n, moves });
     }
     let ending = match body {
         "千日手" => Some(Ending::Repetition),
@@ -108,11 +118,11 @@ pub(super) fn summary_text(e: Ending, moves: usize, to_move: Color, handicap: bo
 const PER_LINE: usize = 6;
 
 /// The game as KI2; Yari shogi has none (the error says so), and a move that is not legal is refused.
-pub fn write(game: &KifGame) -> Result<String, String> {
+pub fn write(game: &KifGame) -> Result<String, KifWriteError> {
     with_variant!(game.kind, V => write_game::<V>(game))
 }
 
-fn write_game<V: Variant>(game: &KifGame) -> Result<String, String> {
+fn write_game<V: Variant>(game: &KifGame) -> Result<String, KifWriteError> {
     let mut pos = start_position::<V>(game)?;
     let (mut s, handicap) = write_head(game, &pos);
     if let Some(c) = game.comments.first() {
@@ -121,11 +131,14 @@ fn write_game<V: Variant>(game: &KifGame) -> Result<String, String> {
     let mut line: Vec<String> = Vec::new();
     let mut last_to = None;
     for (i, usi) in game.moves.iter().enumerate() {
-        let m = pos
-            .parse_move(usi)
-            .map_err(|e| format!("move {}: {e}", i + 1))?;
-        let name = ki2_move_name(&pos, m, last_to)
-            .ok_or_else(|| format!("move {}: KI2 cannot tell {usi} from another", i + 1))?;
+        let m = pos.parse_move(usi).map_err(|error| KifWriteError::Move {
+            number: i + 1,
+            error,
+        })?;
+        let name = ki2_move_name(&pos, m, last_to).ok_or_else(|| KifWriteError::Ki2Ambiguous {
+            number: i + 1,
+            usi: usi.clone(),
+        })?;
         line.push(format!("{}{name}", side_mark(pos.side_to_move())));
         let comments = game.comments.get(i + 1).filter(|c| !c.is_empty());
         if line.len() == PER_LINE || comments.is_some() {

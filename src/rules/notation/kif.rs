@@ -26,7 +26,8 @@ use super::japanese::{self, kif_move_name, YARI_HAS_NO_KIF};
 use super::ki2;
 use super::written::{parse_written, resolve};
 use crate::rules::piece::Color;
-use crate::rules::position::notation::move_to_usi;
+use crate::rules::position::notation::{move_to_usi, MoveError};
+use crate::rules::position::sfen::SfenError;
 use crate::rules::square::Square;
 use crate::rules::variant::Variant;
 use crate::{with_variant, GameKind, Position};
@@ -166,10 +167,10 @@ impl fmt::Display for KifError {
 
 impl std::error::Error for KifError {}
 
-pub(super) fn at(line: usize, message: impl Into<String>) -> KifError {
+pub(super) fn at(line: usize, message: impl fmt::Display) -> KifError {
     KifError {
         line: Some(line),
-        message: message.into(),
+        message: message.to_string(),
     }
 }
 
@@ -383,8 +384,18 @@ fn split_move(rest: &str) -> (String, &str) {
     (token, "")
 }
 
+/// Why a move's time was refused: no brackets around it, or not minutes and seconds; the text quoted is cut to
+/// 40 characters.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum TimeError {
+    #[error("cannot read the time '{0}'")]
+    Unreadable(String),
+    #[error("the move's time '{0}' is not m:ss")]
+    NotMinutesSeconds(String),
+}
+
 /// `( 0:01/00:00:01)`: the move's time in milliseconds; none written gives None.
-fn parse_time(tail: &str) -> Result<Option<u64>, String> {
+fn parse_time(tail: &str) -> Result<Option<u64>, TimeError> {
     let t = tail.trim().trim_end_matches('+').trim();
     if t.is_empty() {
         return Ok(None);
@@ -392,15 +403,15 @@ fn parse_time(tail: &str) -> Result<Option<u64>, String> {
     let inner = t
         .strip_prefix('(')
         .and_then(|x| x.strip_suffix(')'))
-        .ok_or_else(|| format!("cannot read the time '{}'", short(t)))?;
+        .ok_or_else(|| TimeError::Unreadable(short(t)))?;
     let this = inner.split('/').next().unwrap_or("");
     let parts: Vec<&str> = this.split(':').map(str::trim).collect();
     let [m, s] = parts[..] else {
-        return Err(format!("the move's time '{}' is not m:ss", short(this)));
+        return Err(TimeError::NotMinutesSeconds(short(this)));
     };
     match (m.parse::<u64>(), s.parse::<u64>()) {
         (Ok(m), Ok(s)) if s < 60 => Ok(Some((m * 60 + s) * 1000)),
-        _ => Err(format!("the move's time '{}' is not m:ss", short(this))),
+        _ => Err(TimeError::NotMinutesSeconds(short(this))),
     }
 }
 
@@ -408,12 +419,26 @@ pub(super) fn short(s: &str) -> String {
     s.chars().take(40).collect()
 }
 
+/// Why a game could not be written as KIF or KI2: Yari shogi has no Japanese notation, the start does not
+/// read, a move is not legal where it is played, or (KI2, without from-squares) its name fits another move too.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum KifWriteError {
+    #[error("{}", YARI_HAS_NO_KIF)]
+    Yari,
+    #[error("bad start: {0}")]
+    Start(SfenError),
+    #[error("move {number}: {error}")]
+    Move { number: usize, error: MoveError },
+    #[error("move {number}: KI2 cannot tell {usi} from another")]
+    Ki2Ambiguous { number: usize, usi: String },
+}
+
 /// The game as KIF; Yari shogi has no KIF (the error says so), and a move that is not legal is refused.
-pub fn write(game: &KifGame) -> Result<String, String> {
+pub fn write(game: &KifGame) -> Result<String, KifWriteError> {
     with_variant!(game.kind, V => write_game::<V>(game))
 }
 
-fn write_game<V: Variant>(game: &KifGame) -> Result<String, String> {
+fn write_game<V: Variant>(game: &KifGame) -> Result<String, KifWriteError> {
     let mut pos = start_position::<V>(game)?;
     let (mut s, handicap) = write_head(game, &pos);
     s.push_str("手数----指手---------消費時間--\n");
@@ -424,9 +449,10 @@ fn write_game<V: Variant>(game: &KifGame) -> Result<String, String> {
     let mut total = [0u64; 2];
     let mut last_to = None;
     for (i, usi) in game.moves.iter().enumerate() {
-        let m = pos
-            .parse_move(usi)
-            .map_err(|e| format!("move {}: {e}", i + 1))?;
+        let m = pos.parse_move(usi).map_err(|error| KifWriteError::Move {
+            number: i + 1,
+            error,
+        })?;
         let side = pos.side_to_move().index();
         let ms = game.times_ms.get(i).copied().flatten().unwrap_or(0);
         total[side] += ms / 1000;
@@ -457,13 +483,13 @@ fn write_game<V: Variant>(game: &KifGame) -> Result<String, String> {
 }
 
 /// The start position of a game to write, refused for Yari shogi.
-pub(super) fn start_position<V: Variant>(game: &KifGame) -> Result<Position<V>, String> {
+pub(super) fn start_position<V: Variant>(game: &KifGame) -> Result<Position<V>, KifWriteError> {
     if !japanese::has_japanese_names(game.kind) {
-        return Err(YARI_HAS_NO_KIF.into());
+        return Err(KifWriteError::Yari);
     }
     Position::<V>::from_sfen(&game.start_sfen)
         .or_else(|e| Position::<V>::from_tsume_sfen(&game.start_sfen).map_err(|_| e))
-        .map_err(|e| format!("bad start: {e}"))
+        .map_err(KifWriteError::Start)
 }
 
 pub(super) fn push_comments(s: &mut String, comments: &[String]) {

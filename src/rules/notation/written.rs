@@ -24,9 +24,47 @@ pub struct Written {
     pub from: Option<(usize, usize)>,
 }
 
+/// Why a written move was refused: text that does not read as a move (what was expected where), or a move that
+/// names no legal move, or more than one, in the position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WrittenMoveError {
+    #[error("expected a square (７六) or 同")]
+    Square,
+    #[error("expected a piece (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)")]
+    Piece,
+    #[error("a from-square without its ')'")]
+    FromUnclosed,
+    #[error("expected a from-square of two digits, as (77)")]
+    FromDigits,
+    #[error("unexpected '{0}' after the move")]
+    Trailing(String),
+    #[error("同 with no move before it")]
+    SameWithoutMove,
+    #[error("a square off the board")]
+    OffBoard,
+    #[error("a from-square off the board")]
+    FromOffBoard,
+    #[error("no {name} of the side to move on {file}{rank}")]
+    NoPieceOn {
+        name: &'static str,
+        file: usize,
+        rank: usize,
+    },
+    #[error("{0} cannot be dropped there")]
+    NoDrop(&'static str),
+    #[error("no {0} can move there")]
+    NoneCanMove(&'static str),
+    #[error("{count} {name}s can move there: the move does not say which")]
+    Ambiguous { count: usize, name: &'static str },
+    #[error("the piece cannot promote there")]
+    NoPromotion,
+    #[error("not a legal move")]
+    Illegal,
+}
+
 /// Reads one move: an optional side mark, the square or 同, the piece, place and motion, 打/成/不成, and KIF's
 /// from-square. The error says what was expected where.
-pub fn parse_written(text: &str) -> Result<Written, String> {
+pub fn parse_written(text: &str) -> Result<Written, WrittenMoveError> {
     let c: Vec<char> = text.trim().chars().collect();
     let mut i = 0;
     if matches!(c.first(), Some('▲' | '△' | '☗' | '☖')) {
@@ -46,7 +84,7 @@ pub fn parse_written(text: &str) -> Result<Written, String> {
                 i += 2;
                 Some((f, r))
             }
-            _ => return Err("expected a square (７六) or 同".into()),
+            _ => return Err(WrittenMoveError::Square),
         }
     };
     let kind = match (c.get(i), c.get(i + 1)) {
@@ -60,7 +98,7 @@ pub fn parse_written(text: &str) -> Result<Written, String> {
         }
         _ => None,
     }
-    .ok_or("expected a piece (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)")?;
+    .ok_or(WrittenMoveError::Piece)?;
     let mut w = Written {
         to,
         kind,
@@ -105,22 +143,22 @@ pub fn parse_written(text: &str) -> Result<Written, String> {
         let close = c[i..]
             .iter()
             .position(|&x| x == ')')
-            .ok_or("a from-square without its ')'")?;
+            .ok_or(WrittenMoveError::FromUnclosed)?;
         let inside: Vec<usize> = c[i + 1..i + close]
             .iter()
             .filter(|x| !x.is_whitespace())
             .map(|&x| digit_value(x))
             .collect::<Option<_>>()
-            .ok_or("expected a from-square of two digits, as (77)")?;
+            .ok_or(WrittenMoveError::FromDigits)?;
         let [f, r] = inside[..] else {
-            return Err("expected a from-square of two digits, as (77)".into());
+            return Err(WrittenMoveError::FromDigits);
         };
         w.from = Some((f, r));
         i += close + 1;
     }
     if i < c.len() {
         let rest: String = c[i..].iter().take(12).collect();
-        return Err(format!("unexpected '{rest}' after the move"));
+        return Err(WrittenMoveError::Trailing(rest));
     }
     Ok(w)
 }
@@ -130,19 +168,23 @@ pub fn resolve<V: Variant>(
     pos: &Position<V>,
     w: &Written,
     last_to: Option<Square>,
-) -> Result<Move, String> {
+) -> Result<Move, WrittenMoveError> {
     let to = match w.to {
-        None => last_to.ok_or("同 with no move before it")?,
-        Some((f, r)) => square_at::<V>(f, r).ok_or("a square off the board")?,
+        None => last_to.ok_or(WrittenMoveError::SameWithoutMove)?,
+        Some((f, r)) => square_at::<V>(f, r).ok_or(WrittenMoveError::OffBoard)?,
     };
     let legal = pos.legal_moves();
     let is_legal = |m: Move| legal.contains(&m);
     let name = piece_name(w.kind);
     if let Some((f, r)) = w.from {
-        let from = square_at::<V>(f, r).ok_or("a from-square off the board")?;
+        let from = square_at::<V>(f, r).ok_or(WrittenMoveError::FromOffBoard)?;
         let here = pos.piece_at(from);
         if here.is_none() || here.color() != pos.side_to_move() || here.kind() != w.kind {
-            return Err(format!("no {name} of the side to move on {f}{r}"));
+            return Err(WrittenMoveError::NoPieceOn {
+                name,
+                file: f,
+                rank: r,
+            });
         }
         return pick(w, Move::normal(from, to, false), &is_legal);
     }
@@ -151,7 +193,7 @@ pub fn resolve<V: Variant>(
         return if is_legal(drop) {
             Ok(drop)
         } else {
-            Err(format!("{name} cannot be dropped there"))
+            Err(WrittenMoveError::NoDrop(name))
         };
     }
     let froms = froms_to(pos, w.kind, to);
@@ -161,17 +203,21 @@ pub fn resolve<V: Variant>(
         [] if w.place.is_none() && w.motion.is_none() && w.promote.is_none() && is_legal(drop) => {
             Ok(drop)
         }
-        [] => Err(format!("no {name} can move there")),
-        _ => Err(format!(
-            "{} {name}s can move there: the move does not say which",
-            chosen.len()
-        )),
+        [] => Err(WrittenMoveError::NoneCanMove(name)),
+        _ => Err(WrittenMoveError::Ambiguous {
+            count: chosen.len(),
+            name,
+        }),
     }
 }
 
 /// The board move from `plain`'s squares with the promotion the text gives; where it gives none, the one that is
 /// legal (a forced promotion written without 成 is still read).
-fn pick(w: &Written, plain: Move, is_legal: &dyn Fn(Move) -> bool) -> Result<Move, String> {
+fn pick(
+    w: &Written,
+    plain: Move,
+    is_legal: &dyn Fn(Move) -> bool,
+) -> Result<Move, WrittenMoveError> {
     let promoted = Move::normal(plain.from(), plain.to(), true);
     let m = match w.promote {
         Some(true) => promoted,
@@ -182,9 +228,9 @@ fn pick(w: &Written, plain: Move, is_legal: &dyn Fn(Move) -> bool) -> Result<Mov
     if is_legal(m) {
         Ok(m)
     } else if w.promote == Some(true) {
-        Err("the piece cannot promote there".into())
+        Err(WrittenMoveError::NoPromotion)
     } else {
-        Err("not a legal move".into())
+        Err(WrittenMoveError::Illegal)
     }
 }
 
@@ -223,7 +269,10 @@ mod tests {
         assert!(resolve(&pos, &parse_written("同　歩").unwrap(), None).is_err());
         // two golds can go to 5h from the start: the bare name does not say which
         let e = resolve(&pos, &parse_written("５八金").unwrap(), None).unwrap_err();
-        assert_eq!(e, "2 金s can move there: the move does not say which");
+        assert_eq!(
+            e.to_string(),
+            "2 金s can move there: the move does not say which"
+        );
         let m = resolve(&pos, &parse_written("５八金右").unwrap(), None).unwrap();
         assert_eq!(m, pos.parse_move("4i5h").unwrap());
         let mini = Position::<Minishogi>::startpos();

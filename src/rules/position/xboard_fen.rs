@@ -10,6 +10,7 @@
 //! `position sfen`), through the host's `Game::parse_xboard_fen`. It lives here, below both.
 
 use crate::rules::piece::{Color, Kind, HAND_KIND_COUNT};
+use crate::rules::position::sfen::SfenError;
 use crate::rules::position::Position;
 use crate::rules::truncate;
 use crate::rules::variant::Variant;
@@ -44,24 +45,37 @@ pub fn to_fen<V: Variant>(pos: &Position<V>) -> String {
     format!("{}[{holdings}] {side} 0 {full_moves}", fields[0])
 }
 
+/// Why an XBoard FEN was refused: its fields or holdings do not read, or the position they give is no legal
+/// SFEN position (the SFEN's own error); a side quoted is cut to 40 characters.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum XboardFenError {
+    #[error("empty FEN")]
+    Empty,
+    #[error("side to move must be 'w' or 'b', not '{0}'")]
+    Side(String),
+    #[error("FEN has no side to move")]
+    NoSide,
+    #[error("holdings must end with ']'")]
+    Holdings,
+    #[error("'{0}' cannot be held in hand")]
+    NotInHand(char),
+    #[error(transparent)]
+    Sfen(#[from] SfenError),
+}
+
 /// Reads an XBoard FEN as the position of `V`. The error says what is wrong in words.
-pub fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, String> {
+pub fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, XboardFenError> {
     let mut fields = fen.split_whitespace();
-    let board_field = fields.next().ok_or("empty FEN")?;
+    let board_field = fields.next().ok_or(XboardFenError::Empty)?;
     let side = match fields.next() {
         Some("w") => "b",
         Some("b") => "w",
-        Some(s) => {
-            return Err(format!(
-                "side to move must be 'w' or 'b', not '{}'",
-                truncate(s)
-            ))
-        }
-        None => return Err("FEN has no side to move".into()),
+        Some(s) => return Err(XboardFenError::Side(truncate(s))),
+        None => return Err(XboardFenError::NoSide),
     };
     let (board, holdings) = match board_field.split_once('[') {
         Some((b, rest)) => {
-            let h = rest.strip_suffix(']').ok_or("holdings must end with ']'")?;
+            let h = rest.strip_suffix(']').ok_or(XboardFenError::Holdings)?;
             (b, h)
         }
         None => (board_field, ""),
@@ -79,16 +93,16 @@ pub fn parse_fen<V: Variant>(fen: &str) -> Result<Position<V>, String> {
     };
     let ply = 2 * (full_moves - 1) + 1 + u32::from(side == "w");
     let sfen = format!("{board} {side} {hands} {ply}");
-    Position::<V>::from_sfen(&sfen).map_err(|e| e.to_string())
+    Ok(Position::<V>::from_sfen(&sfen)?)
 }
 
 /// XBoard's holdings (one letter per piece, `-` for none) as an SFEN hand field (a count before each letter).
-fn hands_field(holdings: &str) -> Result<String, String> {
+fn hands_field(holdings: &str) -> Result<String, XboardFenError> {
     let mut counts = [[0u32; HAND_KIND_COUNT]; 2];
     for ch in holdings.chars().filter(|&c| c != '-') {
         let kind = match Kind::from_letter(ch) {
             Some(k) if k.is_hand_kind() => k,
-            _ => return Err(format!("'{ch}' cannot be held in hand")),
+            _ => return Err(XboardFenError::NotInHand(ch)),
         };
         let c = if ch.is_ascii_uppercase() { 0 } else { 1 };
         counts[c][kind.index()] += 1;
@@ -173,7 +187,8 @@ mod tests {
         fn check<V: Variant>(fen: &str) -> Result<(), TestCaseError> {
             if let Ok(p) = parse_fen::<V>(fen) {
                 let printed = to_fen(&p);
-                let again = parse_fen::<V>(&printed).map_err(TestCaseError::fail)?;
+                let again =
+                    parse_fen::<V>(&printed).map_err(|e| TestCaseError::fail(e.to_string()))?;
                 prop_assert_eq!(to_fen(&again), printed);
                 prop_assert_eq!(again.key(), p.key());
             }
