@@ -327,7 +327,7 @@ pub fn run_match(args: &MatchArgs, matches: &ArgMatches) -> ExitCode {
             (None, Some(_)) => ExitCode::FAILURE,
             (None, None) => ExitCode::SUCCESS,
         },
-        Err(e) => fail(e),
+        Err(e) => fail(e.to_string()),
     }
 }
 

@@ -4,11 +4,11 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::engine::nnue::{self, Network};
+use crate::engine::nnue::{self, NetError, Network};
 use crate::engine::search::TimeOptions;
 use crate::{EnteringKingRule, GameKind};
 
-use super::output::Output;
+use super::output::{LogFileError, Output};
 use super::truncate;
 
 /// Engine options, as set with `setoption`.
@@ -149,6 +149,15 @@ impl Setting {
     }
 }
 
+/// Why a setting that names a file (`LogFile`, `EvalFile`) was refused; the engine stays as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingFileError {
+    #[error(transparent)]
+    LogFile(#[from] LogFileError),
+    #[error("EvalFile: {0}")]
+    EvalFile(#[source] NetError),
+}
+
 /// The net an `EvalFile` setting gives a game.
 pub(crate) struct NetChange {
     pub game: GameKind,
@@ -166,17 +175,19 @@ impl Setting {
         &self,
         out: &Output,
         game: GameKind,
-    ) -> Result<Option<NetChange>, String> {
+    ) -> Result<Option<NetChange>, SettingFileError> {
         match self {
-            Setting::LogFile(path) => out.set_log(path).map(|()| None),
+            Setting::LogFile(path) => {
+                out.set_log(path)?;
+                Ok(None)
+            }
             Setting::EvalFile(path) if path.is_empty() => Ok(Some(NetChange {
                 game,
                 net: nnue::embedded(game),
                 loaded: None,
             })),
             Setting::EvalFile(path) => {
-                let net =
-                    nnue::load(Path::new(path), game).map_err(|e| format!("EvalFile: {e}"))?;
+                let net = nnue::load(Path::new(path), game).map_err(SettingFileError::EvalFile)?;
                 let loaded = format!(
                     "{game} net {path} loaded ({} inputs, hidden {})",
                     net.inputs, net.hidden

@@ -6,6 +6,20 @@ use std::fs::File;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
+/// Why a `LogFile` was not set: the path given cannot be opened as a log that never blocks the engine, or another
+/// thread died holding the log (the path is told as given).
+#[derive(Debug, thiserror::Error)]
+pub enum LogFileError {
+    #[error("log file lock poisoned")]
+    Poisoned,
+    #[error("cannot open LogFile '{path}': {error}")]
+    Open {
+        path: String,
+        #[source]
+        error: std::io::Error,
+    },
+}
+
 /// Where protocol output goes: stdout, plus a log file when `LogFile` is set. Clones share the log file, so the
 /// protocol thread and the job threads write one transcript.
 #[derive(Clone, Default)]
@@ -56,16 +70,16 @@ impl Output {
     }
 
     /// Starts logging to `path` (truncating it), or stops for an empty path or `<empty>`.
-    pub(crate) fn set_log(&self, path: &str) -> Result<(), String> {
-        let mut log = self
-            .log
-            .lock()
-            .map_err(|_| "log file lock poisoned".to_string())?;
+    pub(crate) fn set_log(&self, path: &str) -> Result<(), LogFileError> {
+        let mut log = self.log.lock().map_err(|_| LogFileError::Poisoned)?;
         if path.is_empty() || path == "<empty>" {
             *log = None;
             return Ok(());
         }
-        let f = open_log(path).map_err(|e| format!("cannot open LogFile '{path}': {e}"))?;
+        let f = open_log(path).map_err(|error| LogFileError::Open {
+            path: path.to_string(),
+            error,
+        })?;
         *log = Some(f);
         Ok(())
     }

@@ -6,10 +6,10 @@
 //! the king blocks (a "factoriser": what a piece on a square is worth whatever the king's square). It exists only
 //! in training: the quantised net adds it into every king block.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::packed::Packing;
-use super::record::{for_each_record, Record};
+use super::packed::{PackError, Packing};
+use super::record::{for_each_record, DataFileError, Record};
 use crate::engine::nnue::features::{
     board_feature, hand_feature, king_offset, Features, KING_BUCKETS,
 };
@@ -82,12 +82,10 @@ impl Dataset {
         );
     }
 
-    fn push(&mut self, r: &Record) -> Result<(), String> {
+    fn push(&mut self, r: &Record) -> Result<(), PackError> {
         let at = self.positions.len();
         self.positions.resize(at + self.packing.bytes, 0);
-        self.packing
-            .pack(r, &mut self.positions[at..])
-            .map_err(|e| e.to_string())?;
+        self.packing.pack(r, &mut self.positions[at..])?;
         self.scores.push(f32::from(r.score));
         self.results.push(f32::from(r.result) / 2.0);
         Ok(())
@@ -134,13 +132,28 @@ pub fn training_inputs<V: Features>(r: &Record, persp: Color, king_buckets: bool
     out
 }
 
+/// Why the training data could not be read: a data file refused, or a record whose position cannot be packed
+/// (named by its file and SFEN, since the file's own checks passed it).
+#[derive(Debug, thiserror::Error)]
+pub enum DatasetError {
+    #[error(transparent)]
+    Data(#[from] DataFileError),
+    #[error("{}: {error} ({sfen})", .path.display())]
+    Record {
+        path: PathBuf,
+        #[source]
+        error: PackError,
+        sfen: String,
+    },
+}
+
 /// Reads data files of game `V`, for a plain or a king-bucketed net; games whose index is a multiple of
 /// `val_every` go to validation (none when `val_every` is 0).
 pub fn load<V: Features>(
     paths: &[&Path],
     val_every: u32,
     king_buckets: bool,
-) -> Result<(Dataset, Dataset), String> {
+) -> Result<(Dataset, Dataset), DatasetError> {
     let (mut train, mut val) = (
         Dataset::new::<V>(king_buckets),
         Dataset::new::<V>(king_buckets),
@@ -156,11 +169,14 @@ pub fn load<V: Features>(
             } else {
                 &mut train
             };
-            if let Err(e) = to.push(&r) {
-                failed = Some(format!("{}: {} ({})", p.display(), e, r.to_sfen::<V>()));
+            if let Err(error) = to.push(&r) {
+                failed = Some(DatasetError::Record {
+                    path: p.to_path_buf(),
+                    error,
+                    sfen: r.to_sfen::<V>(),
+                });
             }
-        })
-        .map_err(|e| e.to_string())?;
+        })?;
         if let Some(e) = failed {
             return Err(e);
         }

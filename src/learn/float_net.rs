@@ -6,7 +6,7 @@
 //! `DEEP_L1` and `DEEP_L2` units, each followed by `clamp(·, 0, 1)`, before the output (a deep head). The
 //! evaluation is `out × scale` centipawns.
 
-use super::train::TrainConfig;
+use super::train::{TrainConfig, TrainError};
 use crate::engine::nnue::network::{
     Deep, Head, Network, DEEP_BIAS_LIMIT, DEEP_L1, DEEP_L2, QO, QW, QX,
 };
@@ -186,20 +186,15 @@ impl Params {
     }
 
     /// The float net a quantised one stands for (a plain net with a linear head, of `cfg`'s shape).
-    pub fn from_network(net: &Network, cfg: &TrainConfig) -> Result<Self, String> {
+    pub fn from_network(net: &Network, cfg: &TrainConfig) -> Result<Self, TrainError> {
         let Head::Linear { w, b } = &net.head else {
-            return Err("--init: only a net with the linear head can be trained on".into());
+            return Err(TrainError::InitHead);
         };
         if net.block != 0 || cfg.king_buckets != 0 || cfg.deep || net.hidden != cfg.hidden {
-            return Err(format!(
-                "--init: the net is (inputs -> {}) x 2 -> 1{}, not the shape asked for",
-                net.hidden,
-                if net.block != 0 {
-                    " with king buckets"
-                } else {
-                    ""
-                }
-            ));
+            return Err(TrainError::InitShape {
+                hidden: net.hidden,
+                king_buckets: net.block != 0,
+            });
         }
         let mut p = Params::zeros(net.inputs, net.hidden, false);
         let qa = QA as f32;

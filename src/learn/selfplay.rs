@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Instant;
 
-use super::record::{self, Record};
+use super::record::{self, DataFileError, Record};
 use crate::engine::eval::GameEval;
 use crate::engine::nnue::Network;
 use crate::engine::search::{
@@ -209,14 +209,28 @@ pub struct SelfplaySummary {
     pub seconds: f64,
 }
 
+/// Why a self-play run stopped: the data file could not be opened or extended (the games written before a failure
+/// stay in the file, whole).
+#[derive(Debug, thiserror::Error)]
+pub enum SelfplayError {
+    #[error(transparent)]
+    Data(#[from] DataFileError),
+    #[error("cannot write {}: {error}", .path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        error: std::io::Error,
+    },
+}
+
 /// Plays games on `cfg.threads` threads until `cfg.positions` are written or `stop` says so; `progress` gets a
 /// line after every game.
 pub fn run<V: GameEval>(
     cfg: &SelfplayConfig,
     stop: &(dyn Fn() -> bool + Sync),
     progress: &(dyn Fn(&SelfplaySummary) + Sync),
-) -> Result<SelfplaySummary, String> {
-    let mut file = record::open_append::<V>(&cfg.output).map_err(|e| e.to_string())?;
+) -> Result<SelfplaySummary, SelfplayError> {
+    let mut file = record::open_append::<V>(&cfg.output)?;
     // the shard's games in order, going on after the highest game the file holds
     let next = AtomicU64::new(cfg.shard.first_at_least(u64::from(file.next_game)));
     let start = Instant::now();
@@ -258,8 +272,11 @@ pub fn run<V: GameEval>(
             }
             let written = match file.append::<V>(&g.records) {
                 Ok(n) => n,
-                Err(e) => {
-                    result = Err(format!("cannot write {}: {e}", cfg.output.display()));
+                Err(error) => {
+                    result = Err(SelfplayError::Write {
+                        path: cfg.output.clone(),
+                        error,
+                    });
                     done.store(true, Ordering::Relaxed);
                     continue;
                 }

@@ -191,6 +191,29 @@ pub struct EpochReport {
     pub seconds: f64,
 }
 
+/// Why training did not start or its nets were not written: no data, a starting net (`--init`) of another shape
+/// than the one asked for, or a file that cannot be written (in the net file's own words).
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    #[error("no training positions")]
+    NoPositions,
+    #[error("--init: only a net with the linear head can be trained on")]
+    InitHead,
+    #[error(
+        "--init: the net is (inputs -> {hidden}) x 2 -> 1{}, not the shape asked for",
+        if *.king_buckets { " with king buckets" } else { "" }
+    )]
+    InitShape { hidden: usize, king_buckets: bool },
+    #[error("cannot create {}: {error}", .path.display())]
+    Create {
+        path: PathBuf,
+        #[source]
+        error: std::io::Error,
+    },
+    #[error("{0}")]
+    Save(String),
+}
+
 /// Trains on `train`, reports each epoch (validation loss on `val`), writes checkpoints and the final quantised
 /// net; returns the float parameters.
 pub fn train(
@@ -198,9 +221,9 @@ pub fn train(
     train: &Dataset,
     val: &Dataset,
     report: &dyn Fn(&EpochReport),
-) -> Result<Params, String> {
+) -> Result<Params, TrainError> {
     if train.is_empty() {
-        return Err("no training positions".into());
+        return Err(TrainError::NoPositions);
     }
     let (rows, random_rows) = match cfg.king_buckets {
         0 => (cfg.inputs, cfg.inputs),
@@ -232,8 +255,10 @@ pub fn train(
     let threads = rayon::current_num_threads().max(1);
     let start = Instant::now();
     if let Some(dir) = &cfg.checkpoints {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|error| TrainError::Create {
+            path: dir.clone(),
+            error,
+        })?;
     }
     for epoch in 1..=cfg.epochs {
         for i in (1..order.len()).rev() {
@@ -281,9 +306,39 @@ pub fn train(
         report(&r);
         if let Some(dir) = &cfg.checkpoints {
             let path = dir.join(format!("epoch-{epoch}.nnue"));
-            file::save(&quantise(&p), &path).map_err(|e| e.to_string())?;
+            save(&quantise(&p), &path)?;
         }
     }
-    file::save(&quantise(&p), Path::new(&cfg.output)).map_err(|e| e.to_string())?;
+    save(&quantise(&p), Path::new(&cfg.output))?;
     Ok(p)
+}
+
+/// Writes a net; the net file's error is told in its own words, whatever type the engine gives it.
+fn save(net: &Network, path: &Path) -> Result<(), TrainError> {
+    file::save(net, path).map_err(|e| TrainError::Save(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TrainError;
+
+    #[test]
+    fn init_shape_names_the_nets_shape() {
+        let plain = TrainError::InitShape {
+            hidden: 16,
+            king_buckets: false,
+        };
+        assert_eq!(
+            plain.to_string(),
+            "--init: the net is (inputs -> 16) x 2 -> 1, not the shape asked for"
+        );
+        let kings = TrainError::InitShape {
+            hidden: 8,
+            king_buckets: true,
+        };
+        assert_eq!(
+            kings.to_string(),
+            "--init: the net is (inputs -> 8) x 2 -> 1 with king buckets, not the shape asked for"
+        );
+    }
 }

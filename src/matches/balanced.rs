@@ -14,11 +14,11 @@ use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 
-use super::openings::{with_random_plies, Opening};
+use super::openings::{with_random_plies, Opening, RandomPliesError};
 use crate::engine::eval::GameEval;
 use crate::engine::nnue::Network;
 use crate::engine::search::{Limits, Searcher, TimeOptions, MATE_BOUND};
-use crate::host::judge::Judge;
+use crate::host::judge::{Judge, JudgeError};
 use crate::Position;
 
 #[derive(Clone, Debug)]
@@ -65,6 +65,29 @@ pub struct BalancedBook {
     pub candidates: usize,
 }
 
+/// Why no book was built: a search thread could not start, or a candidate (numbered from 1) could not be
+/// replayed, which stops the run rather than leaving a gap that would make the book depend on the failure.
+#[derive(Debug, thiserror::Error)]
+pub enum BalancedError {
+    #[error("cannot start a thread: {0}")]
+    Thread(#[source] std::io::Error),
+    #[error("candidate {number}: {error}")]
+    Candidate {
+        number: usize,
+        #[source]
+        error: CandidateError,
+    },
+}
+
+/// Why a candidate opening could not be drawn or replayed for its search (the referee's reasons as it words them).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CandidateError {
+    #[error(transparent)]
+    RandomPlies(#[from] RandomPliesError),
+    #[error("{0}")]
+    Replay(JudgeError),
+}
+
 /// A candidate searched: the score for the side to move, and the position it reaches (board, side and hands,
 /// without the move number), by which a position reached twice is kept once.
 struct Scored {
@@ -76,10 +99,10 @@ fn score_candidate<V: GameEval>(
     searcher: &mut Searcher,
     cfg: &BalancedConfig,
     opening: &Opening,
-) -> Result<Scored, String> {
-    let mut judge = Judge::<V>::new(&opening.sfen).map_err(|e| e.to_string())?;
+) -> Result<Scored, CandidateError> {
+    let mut judge = Judge::<V>::new(&opening.sfen).map_err(CandidateError::Replay)?;
     for m in &opening.moves {
-        judge.play(m).map_err(|e| e.to_string())?;
+        judge.play(m).map_err(CandidateError::Replay)?;
     }
     let pos: &Position<V> = judge.position();
     searcher.clear();
@@ -105,14 +128,14 @@ pub fn build<V: GameEval>(
     cfg: &BalancedConfig,
     stop: &(dyn Fn() -> bool + Sync),
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<BalancedBook, String> {
+) -> Result<BalancedBook, BalancedError> {
     let start = Opening {
         sfen: Position::<V>::startpos().to_sfen(),
         moves: Vec::new(),
     };
     let next = AtomicUsize::new(0);
     let done = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, Result<(Opening, Scored), String>)>();
+    let (tx, rx) = mpsc::channel::<(usize, Result<(Opening, Scored), CandidateError>)>();
     let mut book = BalancedBook::default();
     let mut error = None;
     let mut taken = 0;
@@ -134,8 +157,9 @@ pub fn build<V: GameEval>(
                         if i >= cfg.max_candidates {
                             break;
                         }
-                        let r =
-                            with_random_plies::<V>(start, cfg.plies, cfg.seed, i).and_then(|o| {
+                        let r = with_random_plies::<V>(start, cfg.plies, cfg.seed, i)
+                            .map_err(CandidateError::from)
+                            .and_then(|o| {
                                 score_candidate::<V>(&mut searcher, cfg, &o).map(|sc| (o, sc))
                             });
                         if tx.send((i, r)).is_err() {
@@ -144,14 +168,15 @@ pub fn build<V: GameEval>(
                     }
                 });
             if let Err(e) = spawned {
-                error = Some(format!("cannot start a thread: {e}"));
+                error = Some(BalancedError::Thread(e));
                 done.store(true, Ordering::Relaxed);
             }
         }
         drop(tx);
         // results arrive out of order; they are taken in candidate order, so the book is the same however the
         // work was shared
-        let mut waiting: BTreeMap<usize, Result<(Opening, Scored), String>> = BTreeMap::new();
+        let mut waiting: BTreeMap<usize, Result<(Opening, Scored), CandidateError>> =
+            BTreeMap::new();
         let mut seen: HashSet<String> = HashSet::new();
         for (i, r) in rx {
             waiting.insert(i, r);
@@ -162,7 +187,10 @@ pub fn build<V: GameEval>(
                 }
                 match r {
                     Err(e) => {
-                        error = Some(format!("candidate {taken}: {e}"));
+                        error = Some(BalancedError::Candidate {
+                            number: taken,
+                            error: e,
+                        });
                         done.store(true, Ordering::Relaxed);
                     }
                     Ok((opening, Scored { score, position })) => {

@@ -47,11 +47,12 @@ use std::time::Duration;
 use crate::host::Shard;
 use crate::{with_variant, GameKind};
 
-use crate::host::engine_process::EngineSpec;
+use crate::host::engine_process::{EngineSpec, StartError};
 use crate::host::time_control::TimeControl;
-pub use openings::{parse_opening, Opening, OpeningError};
+pub use openings::{parse_opening, Opening, OpeningError, RandomPliesError};
 use play::GameLimits;
 pub use progress::{progress_bar, standing};
+pub use record_files::RecordFilesError;
 use stats::SprtConfig;
 pub use tally::{summary_lines, FinishedGame, MatchSummary, SummaryFrame};
 
@@ -104,10 +105,30 @@ impl<F: Fn(&str) + Sync> Report for F {
     }
 }
 
+/// Why a match could not start: a configuration that cannot give its first game (an error once games are being
+/// played stops the match instead, and is told in its summary).
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    #[error("--games must be at least 1")]
+    NoGames,
+    #[error(transparent)]
+    Openings(#[from] OpeningError),
+    #[error(transparent)]
+    RandomPlies(#[from] RandomPliesError),
+    #[error(transparent)]
+    Records(#[from] RecordFilesError),
+    #[error("engine {number} ({cmd}): {error}")]
+    Engine {
+        number: usize,
+        cmd: String,
+        error: StartError,
+    },
+}
+
 /// Plays a match, printing progress and the summary through `report`; Err for a configuration that cannot start
 /// (bad openings, an engine that does not start). An error during the match stops it and is reported in the
 /// summary's `error`.
-pub fn run_match(cfg: &MatchConfig, report: &dyn Report) -> Result<MatchSummary, String> {
+pub fn run_match(cfg: &MatchConfig, report: &dyn Report) -> Result<MatchSummary, MatchError> {
     with_variant!(cfg.variant, V => runner::run::<V>(cfg, report))
 }
 

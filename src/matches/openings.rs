@@ -9,7 +9,7 @@ use crate::rules::random_plies::random_plies;
 use crate::rules::rng::{mix, SplitMix64};
 use crate::{Position, Variant};
 
-use crate::host::judge::Judge;
+use crate::host::judge::{Judge, JudgeError, Reason};
 
 /// An opening: a start SFEN and moves to play from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,6 +115,24 @@ pub fn load<V: Variant>(lines: &[String]) -> Result<Vec<Opening>, OpeningError> 
 /// How many times a pair's random plies are drawn again before the match gives up.
 const ATTEMPTS: usize = 1000;
 
+/// Why a pair's opening could not be followed by its random plies: the base opening is not playable, or no draw
+/// leaves the game going (the referee's own reasons are kept as it words them).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RandomPliesError {
+    #[error("{0}")]
+    Start(JudgeError),
+    #[error("opening move {mv}: {why}")]
+    OpeningMove { mv: String, why: JudgeError },
+    #[error(
+        "no sequence of {plies} random plies that leaves the game going was found from '{sfen}' in {ATTEMPTS} tries"
+    )]
+    NoneFound { plies: usize, sfen: String },
+    #[error("a generated move ended the game ({})", .0.as_str())]
+    Ended(Reason),
+    #[error("a generated move was refused: {0}")]
+    Refused(JudgeError),
+}
+
 /// The opening of game pair `pair`: `base` followed by `plies` random legal plies ([`random_plies`]: a draw that
 /// ends the game is drawn again from the pair's generator).
 pub fn with_random_plies<V: Variant>(
@@ -122,34 +140,29 @@ pub fn with_random_plies<V: Variant>(
     plies: usize,
     seed: u64,
     pair: usize,
-) -> Result<Opening, String> {
+) -> Result<Opening, RandomPliesError> {
     if plies == 0 {
         return Ok(base.clone());
     }
     let mut rng = SplitMix64::new(mix(seed ^ mix(pair as u64 + 1)));
-    let mut judge = Judge::<V>::new(&base.sfen).map_err(|e| e.to_string())?;
+    let mut judge = Judge::<V>::new(&base.sfen).map_err(RandomPliesError::Start)?;
     for m in &base.moves {
         judge
             .play(m)
-            .map_err(|e| format!("opening move {m}: {e}"))?;
+            .map_err(|why| RandomPliesError::OpeningMove { mv: m.clone(), why })?;
     }
     let drawn = random_plies(judge.position(), plies, &mut rng, ATTEMPTS).ok_or_else(|| {
-        format!(
-            "no sequence of {plies} random plies that leaves the game going was found from '{}' in {ATTEMPTS} tries",
-            base.sfen
-        )
+        RandomPliesError::NoneFound {
+            plies,
+            sfen: base.sfen.clone(),
+        }
     })?;
     for m in drawn {
         // the referee agrees with the draw: the move is legal and ends nothing
         match judge.play(&move_to_usi::<V>(m)) {
             Ok(None) => {}
-            Ok(Some((_, reason))) => {
-                return Err(format!(
-                    "a generated move ended the game ({})",
-                    reason.as_str()
-                ))
-            }
-            Err(e) => return Err(format!("a generated move was refused: {e}")),
+            Ok(Some((_, reason))) => return Err(RandomPliesError::Ended(reason)),
+            Err(e) => return Err(RandomPliesError::Refused(e)),
         }
     }
     Ok(Opening {
@@ -272,6 +285,18 @@ mod tests {
             sfen: "8k/8G/8P/9/9/9/9/9/4K4 w - 1".into(),
             moves: Vec::new(),
         };
-        assert!(with_random_plies::<Shogi>(&mated, 1, 5, 0).is_err());
+        assert_eq!(
+            with_random_plies::<Shogi>(&mated, 1, 5, 0)
+                .unwrap_err()
+                .to_string(),
+            "no sequence of 1 random plies that leaves the game going was found from \
+             '8k/8G/8P/9/9/9/9/9/4K4 w - 1' in 1000 tries"
+        );
+        let bad = Opening {
+            moves: vec!["5a5b".into()],
+            ..mated
+        };
+        let e = with_random_plies::<Shogi>(&bad, 1, 5, 0).unwrap_err();
+        assert!(e.to_string().starts_with("opening move 5a5b: "), "{e}");
     }
 }

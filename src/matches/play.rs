@@ -9,7 +9,7 @@ use crate::Variant;
 use super::adjudication::info_score;
 use crate::host::adjudication::{DrawRule, ResignRule};
 use crate::host::engine_process::{EngineProcess, Failure, Polled};
-use crate::host::judge::{Judge, Outcome, Reason};
+use crate::host::judge::{Judge, JudgeError, Outcome, Reason};
 use crate::host::records::RecordLine;
 use crate::host::time_control::{go_command, TimeControl};
 
@@ -125,6 +125,15 @@ fn ask(
     }
 }
 
+/// Why a game could not be played: the referee refused its start position or an opening move (in its words).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    #[error("{0}")]
+    Start(JudgeError),
+    #[error("opening move {mv}: {why}")]
+    OpeningMove { mv: String, why: JudgeError },
+}
+
 /// Plays one game from `start_sfen` and `opening` moves; `engines[0]` plays sente under `tcs[0]`, `engines[1]`
 /// gote under `tcs[1]`. Both engines must be ready (after `usinewgame`). At the end every engine that still runs
 /// gets `gameover`. Ok(None) when the match is being stopped: the game is abandoned, and the caller kills the
@@ -136,13 +145,13 @@ pub fn play_game<V: Variant>(
     opening: &[String],
     limits: &GameLimits,
     on_move: &mut OnMove<'_>,
-) -> Result<Option<GameRecord>, String> {
+) -> Result<Option<GameRecord>, PlayError> {
     let started = std::time::SystemTime::now();
-    let mut judge = Judge::<V>::new(start_sfen).map_err(|e| e.to_string())?;
+    let mut judge = Judge::<V>::new(start_sfen).map_err(PlayError::Start)?;
     for m in opening {
         judge
             .play(m)
-            .map_err(|e| format!("opening move {m}: {e}"))?;
+            .map_err(|why| PlayError::OpeningMove { mv: m.clone(), why })?;
     }
     let mut game = Playing {
         judge,

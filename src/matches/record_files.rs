@@ -12,6 +12,24 @@ use crate::matches::kif::kif_file;
 use crate::matches::Report;
 use crate::Variant;
 
+/// Why a match's `--out` folder could not be made ready; the match does not start without its records.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordFilesError {
+    #[error("cannot create {}: {error}", .path.display())]
+    Create {
+        path: PathBuf,
+        #[source]
+        error: std::io::Error,
+    },
+}
+
+impl RecordFilesError {
+    fn create(path: &Path) -> impl FnOnce(std::io::Error) -> RecordFilesError + use<> {
+        let path = path.to_path_buf();
+        move |error| RecordFilesError::Create { path, error }
+    }
+}
+
 /// The record files of a match being played: `games.txt` in game order, although games finish in any order, and
 /// for 9×9 shogi a CSA file per game. A file that cannot be written gets a warning, and the match goes on.
 pub(crate) struct RecordFiles {
@@ -30,19 +48,16 @@ pub(crate) struct RecordFiles {
 impl RecordFiles {
     /// Creates `dir` and its `games.txt` for the games `order` (0-based numbers, in order); with no directory
     /// nothing is written.
-    pub fn create(dir: Option<&Path>, order: Vec<usize>) -> Result<Self, String> {
+    pub fn create(dir: Option<&Path>, order: Vec<usize>) -> Result<Self, RecordFilesError> {
         let mut games = None;
         if let Some(dir) = dir {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(RecordFilesError::create(dir))?;
             let p = dir.join(GAMES_FILE);
-            games =
-                Some(File::create(&p).map_err(|e| format!("cannot create {}: {e}", p.display()))?);
+            games = Some(File::create(&p).map_err(RecordFilesError::create(&p))?);
             // live files of an earlier match in the same folder would show games that are not running
             let live = dir.join(LIVE_DIR);
             let _ = std::fs::remove_dir_all(&live);
-            std::fs::create_dir_all(&live)
-                .map_err(|e| format!("cannot create {}: {e}", live.display()))?;
+            std::fs::create_dir_all(&live).map_err(RecordFilesError::create(&live))?;
         }
         Ok(RecordFiles {
             dir: dir.map(Path::to_path_buf),

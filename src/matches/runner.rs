@@ -14,7 +14,7 @@ use super::progress::{self, progress_bar};
 use super::record_files::RecordFiles;
 use super::tally::{summary_lines, FinishedGame, MatchSummary, SummaryFrame, Tally};
 use super::worker::{Message, Shared, Worker};
-use super::{MatchConfig, Report};
+use super::{MatchConfig, MatchError, Report};
 use crate::host::engine_process::EngineProcess;
 use crate::host::interrupt;
 
@@ -22,11 +22,11 @@ use crate::host::interrupt;
 pub(super) fn run<V: Variant>(
     cfg: &MatchConfig,
     report: &dyn Report,
-) -> Result<MatchSummary, String> {
+) -> Result<MatchSummary, MatchError> {
     if cfg.games == 0 {
-        return Err("--games must be at least 1".into());
+        return Err(MatchError::NoGames);
     }
-    let openings = openings::load::<V>(&cfg.openings).map_err(|e| e.to_string())?;
+    let openings = openings::load::<V>(&cfg.openings)?;
     // the first pair's opening now, so that impossible random plies fail the match before it starts
     openings::with_random_plies::<V>(&openings[0], cfg.random_plies, cfg.seed, 0)?;
     let games = cfg.shard_games();
@@ -104,14 +104,20 @@ fn write_manifest(cfg: &MatchConfig, manifest: &Manifest, report: &dyn Report) {
 /// names the engines: `name=`, else the engine's `id name`, else its command; `#1` and `#2` when the names agree.
 fn start_engines<V: Variant>(
     cfg: &MatchConfig,
-) -> Result<([Option<EngineProcess>; 2], [String; 2]), String> {
+) -> Result<([Option<EngineProcess>; 2], [String; 2]), MatchError> {
     let mut slots: [Option<EngineProcess>; 2] = [None, None];
     let mut names: [String; 2] = Default::default();
     for e in 0..2 {
         let spec = &cfg.engines[e];
         let label = format!("engine {}", e + 1);
-        let engine = EngineProcess::start(spec, V::KIND, &label, cfg.ready_timeout)
-            .map_err(|err| format!("engine {} ({}): {err}", e + 1, spec.cmd))?;
+        let engine =
+            EngineProcess::start(spec, V::KIND, &label, cfg.ready_timeout).map_err(|error| {
+                MatchError::Engine {
+                    number: e + 1,
+                    cmd: spec.cmd.clone(),
+                    error,
+                }
+            })?;
         names[e] = spec
             .name
             .clone()

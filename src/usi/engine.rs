@@ -199,7 +199,7 @@ impl Engine {
         };
         let net = match setting.prepare(&self.out, self.options.variant) {
             Ok(n) => n,
-            Err(e) => return self.out.error(&e),
+            Err(e) => return self.out.error(&e.to_string()),
         };
         if let Some(change) = net {
             if let Some(loaded) = &change.loaded {

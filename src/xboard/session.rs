@@ -545,7 +545,7 @@ impl Session {
         match setting.prepare(&self.out, self.options.variant) {
             Ok(Some(change)) => self.nets_pending.push(change),
             Ok(None) => {}
-            Err(e) => return self.error(&e, line),
+            Err(e) => return self.error(&e.to_string(), line),
         }
         if let Setting::Variant(kind) = setting {
             return self.switch_game(kind);

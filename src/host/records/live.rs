@@ -22,6 +22,17 @@ pub enum LiveRecordError {
     Line(#[from] RecordLineError),
 }
 
+/// Why a live record was not written; the match goes on, and a watcher keeps the record it last saw.
+#[derive(Debug, thiserror::Error)]
+pub enum LiveWriteError {
+    #[error("cannot write {}: {error}", .path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        error: std::io::Error,
+    },
+}
+
 /// The folder of the live records inside `--out`.
 pub const LIVE_DIR: &str = "live";
 
@@ -154,11 +165,11 @@ impl LiveGame {
     }
 
     /// Writes the file whole under another name and renames it, so that a reader sees the old file or the new.
-    pub fn write(&self, dir: &Path) -> Result<(), String> {
+    pub fn write(&self, dir: &Path) -> Result<(), LiveWriteError> {
         let path = Self::path(dir, self.number);
         let tmp = dir.join(LIVE_DIR).join(format!(".{}.tmp", self.number));
         std::fs::write(&tmp, self.format())
             .and_then(|()| std::fs::rename(&tmp, &path))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+            .map_err(|error| LiveWriteError::Write { path, error })
     }
 }

@@ -37,7 +37,7 @@ mod replay;
 
 pub use csa::csa_text;
 pub use games_txt::{RecordLine, RecordLineError};
-pub use live::{LiveGame, LiveRecordError, LIVE_DIR};
+pub use live::{LiveGame, LiveRecordError, LiveWriteError, LIVE_DIR};
 pub use replay::{verify, verify_file, RecordFileError, ReplayError};
 
 /// The record file of a match, inside its `--out` folder.

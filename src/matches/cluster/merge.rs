@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use super::{difference, Manifest};
-use crate::host::records::{self, RecordLine, GAMES_FILE};
+use super::{difference, Manifest, ManifestError};
+use crate::host::records::{self, RecordLine, RecordLineError, ReplayError, GAMES_FILE};
 use crate::host::Shard;
 use crate::matches::play::GameRecord;
 use crate::matches::tally::{summary_lines, FinishedGame, SummaryFrame, Tally};
@@ -16,6 +16,50 @@ struct Part {
     dir: PathBuf,
     manifest: Manifest,
     shard: Shard,
+}
+
+/// Why a shard's games could not be taken in, or the merged records not written; each names its file, and a
+/// record its line (from 1) and game number, so that the shard at fault can be found and played again.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    #[error("cannot {what} {}: {error}", .path.display())]
+    Io {
+        what: &'static str,
+        path: PathBuf,
+        #[source]
+        error: std::io::Error,
+    },
+    #[error("{} holds {lines} games, its {} lists {listed}", .path.display(), super::MANIFEST_FILE)]
+    Count {
+        path: PathBuf,
+        lines: usize,
+        listed: usize,
+    },
+    #[error("{} line {line} (game {game}): {error}", .path.display())]
+    Line {
+        path: PathBuf,
+        line: usize,
+        game: usize,
+        #[source]
+        error: RecordLineError,
+    },
+    #[error("{} line {line} (game {game}): {error}", .path.display())]
+    Replay {
+        path: PathBuf,
+        line: usize,
+        game: usize,
+        #[source]
+        error: ReplayError,
+    },
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+}
+
+impl MergeError {
+    fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> MergeError + use<> {
+        let path = path.to_path_buf();
+        move |error| MergeError::Io { what, path, error }
+    }
 }
 
 /// Merges the shards in `dirs` into `out`; returns the lines to print (a line saying what was merged, then the
@@ -40,14 +84,14 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Vec<String>, Vec<String>> {
     for p in &parts {
         match read_games(p, variant) {
             Ok(g) => games.extend(g.into_iter().map(|(n, l)| (n, l, p.dir.as_path()))),
-            Err(e) => errors.push(e),
+            Err(e) => errors.push(e.to_string()),
         }
     }
     if !errors.is_empty() {
         return Err(errors);
     }
     games.sort_by_key(|g| g.0);
-    write_records(out, &games, &first.manifest).map_err(|e| vec![e])?;
+    write_records(out, &games, &first.manifest).map_err(|e| vec![e.to_string()])?;
 
     let names = [id.engines[0].name.clone(), id.engines[1].name.clone()];
     // every game counts in the SPRT: the shards played them all, so the LLR is that of the whole set
@@ -77,7 +121,8 @@ fn read_parts(dirs: &[PathBuf]) -> Result<Vec<Part>, Vec<String>> {
     let mut parts = Vec::new();
     let mut errors = Vec::new();
     for dir in dirs {
-        let part = Manifest::read(dir).and_then(|manifest| {
+        let read = Manifest::read(dir).map_err(|e| e.to_string());
+        let part = read.and_then(|manifest| {
             let shard = manifest
                 .shard
                 .parse::<Shard>()
@@ -184,10 +229,9 @@ fn check_whole(parts: &[Part], out: &Path) -> Result<(), Vec<String>> {
 
 /// The shard's games with their 1-based numbers, each record replayed with the rules core; one error line for
 /// the first thing wrong.
-fn read_games(p: &Part, variant: GameKind) -> Result<Vec<(usize, RecordLine)>, String> {
+fn read_games(p: &Part, variant: GameKind) -> Result<Vec<(usize, RecordLine)>, MergeError> {
     let path = p.dir.join(GAMES_FILE);
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(&path).map_err(MergeError::io("read", &path))?;
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
@@ -195,27 +239,32 @@ fn read_games(p: &Part, variant: GameKind) -> Result<Vec<(usize, RecordLine)>, S
         .collect();
     let numbers = &p.manifest.games_played;
     if lines.len() != numbers.len() {
-        return Err(format!(
-            "{} holds {} games, its {} lists {}",
-            path.display(),
-            lines.len(),
-            super::MANIFEST_FILE,
-            numbers.len()
-        ));
+        return Err(MergeError::Count {
+            path,
+            lines: lines.len(),
+            listed: numbers.len(),
+        });
     }
     let max_plies = p.manifest.id.max_plies;
     numbers
         .iter()
         .zip(lines)
         .map(|(&n, (i, l))| {
-            let rec = RecordLine::parse(l.trim())
-                .map_err(|e| e.to_string())
-                .and_then(|r| {
-                    with_variant!(variant, V => records::verify::<V>(&r, max_plies))
-                        .map(|_| r)
-                        .map_err(|e| e.to_string())
-                })
-                .map_err(|e| format!("{} line {} (game {n}): {e}", path.display(), i + 1))?;
+            let (line, game) = (i + 1, n);
+            let rec = RecordLine::parse(l.trim()).map_err(|error| MergeError::Line {
+                path: path.clone(),
+                line,
+                game,
+                error,
+            })?;
+            with_variant!(variant, V => records::verify::<V>(&rec, max_plies)).map_err(
+                |error| MergeError::Replay {
+                    path: path.clone(),
+                    line,
+                    game,
+                    error,
+                },
+            )?;
             Ok((n, rec))
         })
         .collect()
@@ -226,8 +275,8 @@ fn write_records(
     out: &Path,
     games: &[(usize, RecordLine, &Path)],
     first: &Manifest,
-) -> Result<(), String> {
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+) -> Result<(), MergeError> {
+    std::fs::create_dir_all(out).map_err(MergeError::io("create", out))?;
     let mut text = String::new();
     for (n, line, dir) in games {
         text.push_str(&line.format());
@@ -236,20 +285,19 @@ fn write_records(
             let name = format!("{n:04}.{ext}");
             let from = dir.join(&name);
             if from.exists() {
-                std::fs::copy(&from, out.join(&name))
-                    .map_err(|e| format!("cannot copy {}: {e}", from.display()))?;
+                std::fs::copy(&from, out.join(&name)).map_err(MergeError::io("copy", &from))?;
             }
         }
     }
     let path = out.join(GAMES_FILE);
-    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    std::fs::write(&path, text).map_err(MergeError::io("write", &path))?;
     let whole = Manifest {
         shard: Shard::WHOLE.to_string(),
         state: "complete".into(),
         games_played: games.iter().map(|g| g.0).collect(),
         ..first.clone()
     };
-    whole.write(out)
+    Ok(whole.write(out)?)
 }
 
 /// A merged game as the tally takes it: only its number, result and reason count there.
@@ -269,5 +317,36 @@ fn finished(number: usize, line: RecordLine) -> FinishedGame {
             failed: [false; 2],
             started: SystemTime::UNIX_EPOCH,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merge_errors_read_as_before() {
+        let count = MergeError::Count {
+            path: "s/games.txt".into(),
+            lines: 3,
+            listed: 4,
+        };
+        assert_eq!(
+            count.to_string(),
+            "s/games.txt holds 3 games, its match.json lists 4"
+        );
+        let line = MergeError::Line {
+            path: "s/games.txt".into(),
+            line: 2,
+            game: 7,
+            error: RecordLine::parse("nonsense").unwrap_err(),
+        };
+        assert!(
+            line.to_string()
+                .starts_with("s/games.txt line 2 (game 7): "),
+            "{line}"
+        );
+        let io = MergeError::io("copy", Path::new("s/0001.csa"))(std::io::Error::other("full"));
+        assert_eq!(io.to_string(), "cannot copy s/0001.csa: full");
     }
 }

@@ -11,7 +11,7 @@ mod merge;
 
 pub use merge::merge;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::engine::nnue::file::fnv1a;
 use serde::{Deserialize, Serialize};
@@ -24,6 +24,36 @@ use super::MatchConfig;
 pub const MANIFEST_FILE: &str = "match.json";
 /// The manifest's `format`, changed whenever its meaning changes, so that an old merge never misreads a new one.
 const FORMAT: &str = "hayate match 1";
+
+/// Why a run's `match.json` could not be written, or was refused as the manifest of a match this build reads
+/// (a word quoted from the file is cut to 40 characters).
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    #[error("cannot write {}: {error}", .path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        error: std::io::Error,
+    },
+    #[error("cannot read {}: {error} (not the --out folder of a hayate match)", .path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        error: std::io::Error,
+    },
+    #[error("{}: not a match manifest: {error}", .path.display())]
+    NotManifest {
+        path: PathBuf,
+        #[source]
+        error: serde_json::Error,
+    },
+    #[error("{}: format '{found}', this hayate reads '{}'", .path.display(), FORMAT)]
+    Format { path: PathBuf, found: String },
+    #[error("unknown SPRT model '{0}'")]
+    SprtModel(String),
+}
 
 /// What makes two runs parts of the same match: all that decides a game's moves and result. Concurrency, the
 /// ready timeout and the stop grace are left out, because a shard may run them differently on its own node.
@@ -77,16 +107,11 @@ impl SprtId {
         }
     }
 
-    fn config(&self) -> Result<SprtConfig, String> {
+    fn config(&self) -> Result<SprtConfig, ManifestError> {
         let model = match self.model.as_str() {
             "trinomial" => SprtModel::Trinomial,
             "pentanomial" => SprtModel::Pentanomial,
-            m => {
-                return Err(format!(
-                    "unknown SPRT model '{}'",
-                    crate::rules::truncate(m)
-                ))
-            }
+            m => return Err(ManifestError::SprtModel(crate::rules::truncate(m))),
         };
         Ok(SprtConfig {
             elo0: self.elo0,
@@ -158,32 +183,29 @@ impl Manifest {
     }
 
     /// Writes `dir/match.json` through a temporary file, so that a reader never sees half of one.
-    pub fn write(&self, dir: &Path) -> Result<(), String> {
+    pub fn write(&self, dir: &Path) -> Result<(), ManifestError> {
         let path = dir.join(MANIFEST_FILE);
         let tmp = dir.join(format!("{MANIFEST_FILE}.tmp"));
-        let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())? + "\n";
+        let text = serde_json::to_string_pretty(self)? + "\n";
         std::fs::write(&tmp, text)
             .and_then(|_| std::fs::rename(&tmp, &path))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+            .map_err(|error| ManifestError::Write { path, error })
     }
 
     /// Reads `dir/match.json`.
-    pub fn read(dir: &Path) -> Result<Manifest, String> {
+    pub fn read(dir: &Path) -> Result<Manifest, ManifestError> {
         let path = dir.join(MANIFEST_FILE);
-        let text = std::fs::read_to_string(&path).map_err(|e| {
-            format!(
-                "cannot read {}: {e} (not the --out folder of a hayate match)",
-                path.display()
-            )
-        })?;
-        let m: Manifest = serde_json::from_str(&text)
-            .map_err(|e| format!("{}: not a match manifest: {e}", path.display()))?;
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(error) => return Err(ManifestError::Read { path, error }),
+        };
+        let m: Manifest = match serde_json::from_str(&text) {
+            Ok(m) => m,
+            Err(error) => return Err(ManifestError::NotManifest { path, error }),
+        };
         if m.format != FORMAT {
-            return Err(format!(
-                "{}: format '{}', this hayate reads '{FORMAT}'",
-                path.display(),
-                crate::rules::truncate(&m.format)
-            ));
+            let found = crate::rules::truncate(&m.format);
+            return Err(ManifestError::Format { path, found });
         }
         Ok(m)
     }
@@ -233,6 +255,52 @@ fn diff_value(label: &str, here: &serde_json::Value, there: &serde_json::Value) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn manifest_errors_read_as_before() {
+        let dir = std::env::temp_dir().join(format!("hayate-manifest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(MANIFEST_FILE);
+        let e = Manifest::read(&dir).unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!("cannot read {}: ", path.display())),
+            "{e}"
+        );
+        assert!(
+            e.ends_with(" (not the --out folder of a hayate match)"),
+            "{e}"
+        );
+        std::fs::write(&path, "{}").unwrap();
+        let e = Manifest::read(&dir).unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!("{}: not a match manifest: ", path.display())),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        let e = ManifestError::Format {
+            path: "d/match.json".into(),
+            found: "hayate match 0".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "d/match.json: format 'hayate match 0', this hayate reads 'hayate match 1'"
+        );
+        let sprt = SprtId {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: "x".repeat(50),
+        };
+        let e = sprt.config().unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "unknown SPRT model '{}'",
+                crate::rules::truncate(&sprt.model)
+            )
+        );
+    }
 
     #[test]
     fn differences_name_the_field() {
