@@ -71,25 +71,41 @@ pub fn all_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// The net of `--eval-file` for `game`, if given; Err (after saying why on stderr) when it does not load.
+/// Why the net of a flag (`--eval-file`, `--init`) did not load: the flag, then the net file's own reason.
+#[derive(Debug, thiserror::Error)]
+#[error("{flag}: {error}")]
+pub struct FlagNetError {
+    flag: &'static str,
+    error: hayate::engine::nnue::NetError,
+}
+
+/// The net of `flag` (`--eval-file`, `--init`) for `game`, if given.
 pub fn eval_file_net(
-    flag: &str,
+    flag: &'static str,
     path: Option<&std::path::Path>,
     game: GameKind,
-) -> Result<Option<std::sync::Arc<hayate::engine::nnue::Network>>, ()> {
-    match path {
-        None => Ok(None),
-        Some(p) => hayate::engine::nnue::load(p, game).map(Some).map_err(|e| {
-            eprintln!("error: {flag}: {e}");
-        }),
-    }
+) -> Result<Option<std::sync::Arc<hayate::engine::nnue::Network>>, FlagNetError> {
+    path.map(|p| hayate::engine::nnue::load(p, game))
+        .transpose()
+        .map_err(|error| FlagNetError { flag, error })
+}
+
+/// [`eval_file_net`], its error said on stderr; None when it failed (the command then exits with failure).
+pub fn eval_file_net_or_say(
+    flag: &'static str,
+    path: Option<&std::path::Path>,
+    game: GameKind,
+) -> Option<Option<std::sync::Arc<hayate::engine::nnue::Network>>> {
+    eval_file_net(flag, path, game)
+        .map_err(|e| eprintln!("error: {e}"))
+        .ok()
 }
 
 pub fn run_selfplay(a: &SelfplayArgs) -> ExitCode {
     if !interrupt::install_handlers() {
         log::warn!("cannot catch Ctrl-C: a stopped run may lose its last game");
     }
-    let Ok(net) = eval_file_net("--eval-file", a.eval_file.as_deref(), a.variant.0) else {
+    let Some(net) = eval_file_net_or_say("--eval-file", a.eval_file.as_deref(), a.variant.0) else {
         return ExitCode::FAILURE;
     };
     let cfg = SelfplayConfig {
@@ -229,7 +245,7 @@ fn train_for<V: hayate::Variant>(a: &TrainArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let Ok(init) = eval_file_net("--init", a.init.as_deref(), a.variant.0) else {
+    let Some(init) = eval_file_net_or_say("--init", a.init.as_deref(), a.variant.0) else {
         return ExitCode::FAILURE;
     };
     let t0 = std::time::Instant::now();

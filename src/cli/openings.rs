@@ -57,8 +57,8 @@ pub fn run_openings(a: &OpeningsArgs) -> ExitCode {
     if !interrupt::install_handlers() {
         log::warn!("cannot catch Ctrl-C");
     }
-    let Ok(net) =
-        crate::cli::learn::eval_file_net("--eval-file", a.eval_file.as_deref(), a.variant.0)
+    let Some(net) =
+        crate::cli::learn::eval_file_net_or_say("--eval-file", a.eval_file.as_deref(), a.variant.0)
     else {
         return ExitCode::FAILURE;
     };

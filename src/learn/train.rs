@@ -210,8 +210,8 @@ pub enum TrainError {
         #[source]
         error: std::io::Error,
     },
-    #[error("{0}")]
-    Save(String),
+    #[error(transparent)]
+    Save(#[from] file::NetSaveError),
 }
 
 /// Trains on `train`, reports each epoch (validation loss on `val`), writes checkpoints and the final quantised
@@ -306,16 +306,11 @@ pub fn train(
         report(&r);
         if let Some(dir) = &cfg.checkpoints {
             let path = dir.join(format!("epoch-{epoch}.nnue"));
-            save(&quantise(&p), &path)?;
+            file::save(&quantise(&p), &path)?;
         }
     }
-    save(&quantise(&p), Path::new(&cfg.output))?;
+    file::save(&quantise(&p), Path::new(&cfg.output))?;
     Ok(p)
-}
-
-/// Writes a net; the net file's error is told in its own words, whatever type the engine gives it.
-fn save(net: &Network, path: &Path) -> Result<(), TrainError> {
-    file::save(net, path).map_err(|e| TrainError::Save(e.to_string()))
 }
 
 #[cfg(test)]
