@@ -19,6 +19,7 @@ fn main() -> ExitCode {
         Some(cli::Command::Train(t)) => cli::learn::run_train(&t),
         Some(cli::Command::Data(d)) => cli::learn::run_data(&d),
         Some(cli::Command::Openings(o)) => cli::openings::run_openings(&o),
+        Some(cli::Command::Tune(t)) => cli::tune::run_tune(&t),
         Some(cli::Command::Xboard) => {
             hayate::xboard::run();
             ExitCode::SUCCESS

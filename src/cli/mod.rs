@@ -6,6 +6,7 @@ pub mod learn;
 pub mod mate;
 pub mod openings;
 pub mod perft;
+pub mod tune;
 
 pub use bench::{run_bench, BenchArgs};
 pub use perft::{run_perft, PerftArgs};
@@ -58,6 +59,9 @@ pub enum Command {
     /// Write a file of level openings for `match --openings`: random plies kept when a search scores them close
     /// to level.
     Openings(crate::cli::openings::OpeningsArgs),
+    /// Tune the search's parameters by SPSA: game pairs of an engine against itself, one side with the values
+    /// pushed up and the other with them pushed down (the SearchParams option), each pair moving the values.
+    Tune(crate::cli::tune::TuneArgs),
     /// Speak XBoard's protocol (CECP) on stdin/stdout instead of USI, for XBoard and WinBoard (a first input
     /// line `xboard` does the same without the subcommand).
     Xboard,

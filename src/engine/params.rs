@@ -1,6 +1,7 @@
 //! The search's margins and depth limits, named in one place. Each game has its own instance
-//! (`GameEval::SEARCH`), read as an associated constant, so a game's values fold into its monomorphised search
-//! and no node branches on the game. All three games use [`SearchParams::BASE`] today: the margins were tuned on
+//! (`GameEval::SEARCH`); a search reads it with the overrides of the `SearchParams` option applied
+//! ([`ParamOverrides`], what `hayate tune` sets to tune them by SPSA), copied once per search so that no node
+//! branches on the game. All three games use [`SearchParams::BASE`] today: the margins were tuned on
 //! 9×9 and kept for the smaller boards, where no match has shown better ones yet; a game that needs its own
 //! starts from a copy of it.
 //!
@@ -107,4 +108,217 @@ impl SearchParams {
         aspiration_growth: 10,
         aspiration_max: 1500,
     };
+}
+
+impl SearchParams {
+    /// The values a game searches with when no override is set (its `GameEval::SEARCH`).
+    pub fn of_game(game: crate::GameKind) -> SearchParams {
+        crate::with_variant!(game, V => <V as crate::engine::eval::GameEval>::SEARCH)
+    }
+}
+
+/// Lists every field once, so that the names the option and the tuner use cannot drift from the struct.
+macro_rules! named_fields {
+    ($($field:ident),* $(,)?) => {
+        impl SearchParams {
+            /// Every field's name, in declaration order.
+            pub const NAMES: &'static [&'static str] = &[$(stringify!($field)),*];
+
+            /// The value of the field called `name`.
+            pub fn get(&self, name: &str) -> Option<i32> {
+                match name {
+                    $(stringify!($field) => Some(self.$field),)*
+                    _ => None,
+                }
+            }
+
+            fn field_mut(&mut self, name: &str) -> Option<&mut i32> {
+                match name {
+                    $(stringify!($field) => Some(&mut self.$field),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+named_fields!(
+    razor_depth,
+    razor_base,
+    razor_per_depth_sq,
+    rfp_depth,
+    rfp_per_depth,
+    null_min_depth,
+    null_base_r,
+    null_r_divisor,
+    null_verify_depth,
+    probcut_min_depth,
+    probcut_margin,
+    probcut_reduction,
+    probcut_tt_slack,
+    singular_min_depth,
+    singular_tt_slack,
+    singular_margin_per_depth,
+    noisy_see_depth,
+    noisy_see_per_depth,
+    lmp_depth,
+    lmp_base,
+    futility_depth,
+    futility_base,
+    futility_per_depth,
+    quiet_see_depth,
+    quiet_see_per_depth_sq,
+    lmr_min_depth,
+    lmr_min_searched,
+    lmr_cut_node,
+    delta_margin,
+    qsearch_max_plies,
+    aspiration_delta,
+    aspiration_growth,
+    aspiration_max,
+);
+
+/// The range an override may take: wide enough for any tuning run, narrow enough that no product in the search
+/// overflows (a margin times a squared depth stays far inside an i32).
+pub const OVERRIDE_RANGE: std::ops::RangeInclusive<i32> = -100_000..=100_000;
+
+/// Values that replace some of a game's [`SearchParams`] (the `SearchParams` option: `name=value` words), each
+/// name checked against [`SearchParams::NAMES`] when parsed, so that applying them cannot fail.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ParamOverrides(Vec<(&'static str, i32)>);
+
+/// Why a `SearchParams` value was refused; a word quoted is cut to 40 characters.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParamOverrideError {
+    #[error("'{0}' is not name=value")]
+    NotNameValue(String),
+    #[error("unknown search parameter '{0}'")]
+    UnknownName(String),
+    #[error("{name}: '{value}' is not a whole number from -100000 to 100000")]
+    Value { name: &'static str, value: String },
+}
+
+fn cut(word: &str) -> String {
+    word.chars().take(40).collect()
+}
+
+impl std::str::FromStr for ParamOverrides {
+    type Err = ParamOverrideError;
+
+    /// `name=value` words separated by spaces or commas; empty (or `<empty>`) for none.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let mut out: Vec<(&'static str, i32)> = Vec::new();
+        let words = text
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|w| !w.is_empty() && *w != "<empty>");
+        for word in words {
+            let (name, value) = word
+                .split_once('=')
+                .ok_or_else(|| ParamOverrideError::NotNameValue(cut(word)))?;
+            let name = SearchParams::NAMES
+                .iter()
+                .copied()
+                .find(|&n| n == name)
+                .ok_or_else(|| ParamOverrideError::UnknownName(cut(name)))?;
+            let v = value
+                .parse::<i32>()
+                .ok()
+                .filter(|v| OVERRIDE_RANGE.contains(v))
+                .ok_or_else(|| ParamOverrideError::Value {
+                    name,
+                    value: cut(value),
+                })?;
+            // a name given twice keeps its last value
+            out.retain(|&(n, _)| n != name);
+            out.push((name, v));
+        }
+        Ok(ParamOverrides(out))
+    }
+}
+
+impl std::fmt::Display for ParamOverrides {
+    /// The form `from_str` reads: `name=value` words separated by commas (one word, so that it fits an
+    /// `option.SearchParams=...` of `hayate match --engine` as well as `setoption`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let words: Vec<String> = self.0.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        f.write_str(&words.join(","))
+    }
+}
+
+impl ParamOverrides {
+    /// From values already in range under known names (the tuner's), e.g. `SearchParams::NAMES` entries.
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (&'static str, i32)>) -> Self {
+        ParamOverrides(
+            pairs
+                .into_iter()
+                .filter(|(n, _)| SearchParams::NAMES.contains(n))
+                .map(|(n, v)| (n, v.clamp(*OVERRIDE_RANGE.start(), *OVERRIDE_RANGE.end())))
+                .collect(),
+        )
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `base` with these values in place of its own.
+    pub fn apply(&self, mut base: SearchParams) -> SearchParams {
+        for &(name, v) in &self.0 {
+            if let Some(f) = base.field_mut(name) {
+                *f = v;
+            }
+        }
+        base
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every field is named once: the list is as long as the struct has i32 fields, with no name twice, and
+    /// each name reads and writes its own field.
+    #[test]
+    fn every_field_is_named_once() {
+        let n = std::mem::size_of::<SearchParams>() / std::mem::size_of::<i32>();
+        assert_eq!(SearchParams::NAMES.len(), n);
+        let mut p = SearchParams::BASE;
+        for (i, name) in SearchParams::NAMES.iter().enumerate() {
+            assert_eq!(SearchParams::NAMES.iter().filter(|m| *m == name).count(), 1);
+            *p.field_mut(name).expect("named") = 1_000 + i as i32;
+        }
+        for (i, name) in SearchParams::NAMES.iter().enumerate() {
+            assert_eq!(p.get(name), Some(1_000 + i as i32), "{name}");
+        }
+    }
+
+    #[test]
+    fn overrides_parse_apply_and_print() {
+        let o: ParamOverrides = "razor_base=280, lmr_cut_node=1 razor_base=290"
+            .parse()
+            .unwrap();
+        assert_eq!(o.to_string(), "lmr_cut_node=1,razor_base=290");
+        let p = o.apply(SearchParams::BASE);
+        assert_eq!((p.razor_base, p.lmr_cut_node), (290, 1));
+        assert_eq!(p.rfp_per_depth, SearchParams::BASE.rfp_per_depth);
+        assert_eq!(
+            "".parse::<ParamOverrides>().unwrap(),
+            ParamOverrides::default()
+        );
+        assert_eq!(
+            "<empty>".parse::<ParamOverrides>().unwrap(),
+            ParamOverrides::default()
+        );
+        let err = |t: &str| t.parse::<ParamOverrides>().unwrap_err().to_string();
+        assert_eq!(err("razor_base"), "'razor_base' is not name=value");
+        assert_eq!(err("razor=3"), "unknown search parameter 'razor'");
+        assert_eq!(
+            err("razor_base=x"),
+            "razor_base: 'x' is not a whole number from -100000 to 100000"
+        );
+        assert_eq!(
+            err("razor_base=100001"),
+            "razor_base: '100001' is not a whole number from -100000 to 100000"
+        );
+    }
 }

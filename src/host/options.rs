@@ -1,6 +1,7 @@
 //! Engine options: their values, the option list of the `usi` reply, and `setoption`, parsed into a checked
 //! [`Setting`] before anything changes, so that a bad value leaves every option as it was.
 
+use crate::engine::params::{ParamOverrideError, ParamOverrides};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -28,6 +29,8 @@ pub struct Options {
     pub use_nnue: bool,
     /// The net file last loaded with `EvalFile` (empty: the embedded nets).
     pub eval_file: String,
+    /// Values replacing the search's parameters (`SearchParams`), for tuning.
+    pub search_params: ParamOverrides,
 }
 
 impl Default for Options {
@@ -45,6 +48,7 @@ impl Default for Options {
             max_moves_to_draw: 0,
             use_nnue: true,
             eval_file: String::new(),
+            search_params: ParamOverrides::default(),
         }
     }
 }
@@ -71,6 +75,7 @@ pub enum Setting {
     LogFile(String),
     UseNnue(bool),
     EvalFile(String),
+    SearchParams(ParamOverrides),
 }
 
 /// Why a `setoption` was refused; the option's name and value as given, cut to 40 characters.
@@ -102,6 +107,8 @@ pub enum SettingError {
     },
     #[error("EnteringKingRule: unknown rule '{0}'")]
     EnteringKingRule(String),
+    #[error("SearchParams: {0}")]
+    SearchParams(#[from] ParamOverrideError),
 }
 
 impl Setting {
@@ -144,6 +151,7 @@ impl Setting {
                 "<empty>" => String::new(),
                 v => v.to_string(),
             }),
+            "searchparams" => Setting::SearchParams(value.unwrap_or("").parse()?),
             _ => return Err(SettingError::Unknown(truncate(name))),
         })
     }
@@ -222,6 +230,7 @@ impl Options {
             Setting::MaxMovesToDraw(n) => self.max_moves_to_draw = n,
             Setting::UseNnue(on) => self.use_nnue = on,
             Setting::EvalFile(ref path) => self.eval_file = path.clone(),
+            Setting::SearchParams(ref o) => self.search_params = o.clone(),
             Setting::ClearHash | Setting::LogFile(_) => {}
         }
     }
@@ -279,6 +288,7 @@ pub fn option_lines() -> Vec<String> {
         "option name LogFile type string default <empty>".into(),
         "option name UseNNUE type check default true".into(),
         "option name EvalFile type string default <empty>".into(),
+        "option name SearchParams type string default <empty>".into(),
     ]
 }
 

@@ -37,6 +37,7 @@ pub mod play;
 mod progress;
 mod record_files;
 mod runner;
+pub mod spsa;
 pub mod stats;
 mod tally;
 mod worker;

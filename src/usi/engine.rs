@@ -214,6 +214,7 @@ impl Engine {
             Setting::Variant(kind) => self.game = Game::start(kind),
             Setting::DrawValue(cp) => self.searcher().draw_value = cp,
             Setting::MaxMovesToDraw(n) => self.searcher().max_moves_to_draw = n,
+            Setting::SearchParams(o) => self.searcher().param_overrides = o,
             Setting::ClearHash => self.searcher().clear(),
             _ => {}
         }

@@ -327,6 +327,7 @@ impl Session {
         let (rebuild, clear) = (!self.ready, self.clear_pending);
         let nets = std::mem::take(&mut self.nets_pending);
         let use_nnue = self.options.use_nnue;
+        let params = self.options.search_params.clone();
         let mut s = self.searcher();
         for change in nets {
             s.set_net(change.game, change.net);
@@ -341,6 +342,7 @@ impl Session {
         }
         s.draw_value = draw;
         s.max_moves_to_draw = max_moves;
+        s.param_overrides = params;
         drop(s);
         self.ready = true;
         self.clear_pending = false;

@@ -15,6 +15,7 @@ mod openings;
 mod runner;
 mod stats;
 mod time_controls;
+mod tune;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -340,6 +340,47 @@ fn eval_file_that_is_not_a_regular_file_is_refused_at_once_and_the_net_stays() {
     assert!(status.is_some_and(|s| s.success()), "quit: {status:?}");
 }
 
+/// `SearchParams` (what `hayate tune` sets): a bad word is refused with one error line naming it and the values
+/// in use stay; good values change the search, and the game's own values written out search as none at all.
+#[test]
+fn search_params_option_is_checked_and_changes_the_search() {
+    let _cpu = shared();
+    let mut e = Engine::new();
+    let plain = search_signature(&mut e);
+    e.accept("setoption name SearchParams value lmr_cut_node=0,futility_base=0");
+    let changed = search_signature(&mut e);
+    assert_ne!(changed, plain, "the overrides change nothing");
+    let cases = [
+        ("razor=3", "unknown search parameter 'razor'"),
+        ("razor_base", "'razor_base' is not name=value"),
+        (
+            "razor_base=3.5",
+            "razor_base: '3.5' is not a whole number from -100000 to 100000",
+        ),
+        (
+            "lmp_base=999999",
+            "lmp_base: '999999' is not a whole number from -100000 to 100000",
+        ),
+    ];
+    for (value, want) in cases {
+        let msg = e.reject(&format!("setoption name SearchParams value {value}"));
+        assert_eq!(
+            msg,
+            format!("info string error: SearchParams: {want}"),
+            "{value}"
+        );
+    }
+    // the refused values left the last good ones in place
+    assert_eq!(search_signature(&mut e), changed);
+    e.accept("setoption name SearchParams value lmr_cut_node=2 futility_base=150");
+    assert_eq!(search_signature(&mut e), plain);
+    e.accept("setoption name SearchParams value <empty>");
+    assert_eq!(search_signature(&mut e), plain);
+    e.send("quit");
+    let status = e.wait_exit(QUICK);
+    assert!(status.is_some_and(|s| s.success()), "quit: {status:?}");
+}
+
 /// A LogFile that is a named pipe without a reader blocked the protocol thread in its open; it is refused at once,
 /// and a regular file or `/dev/null` is still taken.
 #[test]

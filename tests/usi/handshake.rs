@@ -7,7 +7,7 @@ use crate::process::Engine;
 use crate::{shared, QUICK};
 
 /// (name, type) of every option the engine must list.
-const OPTIONS: [(&str, &str); 17] = [
+const OPTIONS: [(&str, &str); 18] = [
     ("USI_Hash", "spin"),
     ("Threads", "spin"),
     ("USI_Ponder", "check"),
@@ -25,6 +25,7 @@ const OPTIONS: [(&str, &str); 17] = [
     ("LogFile", "string"),
     ("UseNNUE", "check"),
     ("EvalFile", "string"),
+    ("SearchParams", "string"),
 ];
 
 /// The value after `key` in an option line's words.

@@ -10,6 +10,7 @@ use super::smp::{Shared, DEFER_DEPTH};
 use super::{Info, SearchResult, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::engine::eval::GameEval;
 use crate::engine::nnue::{AccumulatorStack, Network};
+use crate::engine::params::SearchParams;
 use crate::engine::tt::Bound;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -72,6 +73,14 @@ impl<'a, V: GameEval> Worker<'a, V> {
             completed_depth: 0,
             nnue,
         }
+    }
+
+    /// The search's parameters (the game's, with the `SearchParams` option's overrides): a reference that
+    /// outlives the borrow of the worker, so that a step can read them while it searches on.
+    #[inline(always)]
+    pub(super) fn params(&self) -> &'a SearchParams {
+        let sh: &'a Shared<'a> = self.sh;
+        &sh.params
     }
 
     /// The move-ordering statistics, for the thread's next search.
@@ -281,7 +290,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
     /// as the score stays inside; a score outside widens the window on that side and searches again.
     fn aspiration(&mut self, depth: i32, pv_idx: usize) {
         let prev = self.root_moves[pv_idx].prev_score;
-        let p = V::SEARCH;
+        let p = self.params();
         let mut delta = p.aspiration_delta;
         let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))

@@ -39,6 +39,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::eval::GameEval;
 use crate::engine::nnue::{self, Network};
+use crate::engine::params::ParamOverrides;
 use crate::engine::tt::{Bound, TranspositionTable};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -166,6 +167,8 @@ pub struct Searcher {
     nets: [Option<Arc<Network>>; 3],
     /// Evaluate with the game's net when there is one (the `UseNNUE` option).
     pub use_nnue: bool,
+    /// Values that replace the game's search parameters (the `SearchParams` option, set by `hayate tune`).
+    pub param_overrides: ParamOverrides,
 }
 
 fn fresh_orderings(threads: usize) -> Vec<Mutex<Option<Box<MoveOrdering>>>> {
@@ -188,6 +191,7 @@ impl Searcher {
             mate_probe: MateProbe::new(mate_probe_mb(hash_mb)),
             nets: GameKind::ALL.map(nnue::embedded),
             use_nnue: true,
+            param_overrides: ParamOverrides::default(),
         }
     }
 
@@ -311,6 +315,7 @@ impl Searcher {
             // a net of another game cannot be set (`set_net` callers load it for its game); checked anyway
             net: self.net(V::KIND).filter(|n| n.fits::<V>()).map(|n| &**n),
             proven_mate: proven.as_ref().map(|p| p.line.len() as i32),
+            params: self.param_overrides.apply(V::SEARCH),
         };
         let result = Mutex::new(None);
         self.pool.scope(|s| {

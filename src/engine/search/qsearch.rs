@@ -31,7 +31,7 @@ impl<V: GameEval> Worker<'_, V> {
         }
         let in_check = self.pos.in_check();
         // the ply limit, and one on the quiescence plies: evasions, drops among them, could go on for long
-        if ply >= MAX_PLY - 1 || qdepth > V::SEARCH.qsearch_max_plies {
+        if ply >= MAX_PLY - 1 || qdepth > self.params().qsearch_max_plies {
             return if in_check { 0 } else { self.eval() };
         }
         // The table: a bound from an earlier quiescence search of this position (or any deeper search) that
@@ -147,7 +147,7 @@ impl<V: GameEval> Worker<'_, V> {
         } else {
             promotion_gain::<V>(&self.pos, m)
         };
-        if stand_pat + gain + V::SEARCH.delta_margin <= alpha {
+        if stand_pat + gain + self.params().delta_margin <= alpha {
             return true;
         }
         // losing captures cannot raise the score

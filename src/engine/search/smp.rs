@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use super::{Control, Info, Limits, SearchResult};
 use crate::engine::nnue::Network;
+use crate::engine::params::SearchParams;
 use crate::engine::tt::TranspositionTable;
 use crate::rules::piece::Color;
 
@@ -46,6 +47,8 @@ pub(super) struct Shared<'a> {
     /// The length in plies of a mate the tsume solver proved before the search (by checks only): the search
     /// carries on only to find a shorter one, which may begin with a quiet move.
     pub(super) proven_mate: Option<i32>,
+    /// The game's search parameters with the `SearchParams` option's overrides applied.
+    pub(super) params: SearchParams,
 }
 
 impl Shared<'_> {

@@ -23,7 +23,7 @@ impl<V: GameEval> Worker<'_, V> {
         beta: i32,
         tt: Option<TtData>,
     ) -> Option<i32> {
-        let p = V::SEARCH;
+        let p = self.params();
         // Step 7. Razoring: far below alpha near the leaves, only captures (or promotions) could save the node;
         // if the quiescence search cannot lift it to alpha either, fail low at once. Costs a quiescence search
         // where the margin is missed; saves the full-width search of hopeless positions.
@@ -56,7 +56,7 @@ impl<V: GameEval> Worker<'_, V> {
 
     /// Step 7: razoring's verdict, if it settles the node (0 when the search was stopped meanwhile).
     fn razor(&mut self, n: &Node, alpha: i32) -> Option<i32> {
-        let p = V::SEARCH;
+        let p = self.params();
         let margin = p.razor_base + p.razor_per_depth_sq * n.depth * n.depth;
         if n.static_eval + margin >= alpha {
             return None;
@@ -83,7 +83,7 @@ impl<V: GameEval> Worker<'_, V> {
     /// deep stayed below the raised beta. At equal time (9x9, byoyomi 100, balanced openings) against the search
     /// without it: +12 +/- 34 Elo over 401 games, +55 +/- 45 over 234 in an earlier run of the same match.
     fn probcut(&mut self, n: &Node, beta: i32, tt: Option<TtData>) -> Option<i32> {
-        let p = V::SEARCH;
+        let p = self.params();
         let depth = n.depth;
         let pc_beta = beta + p.probcut_margin;
         if depth < p.probcut_min_depth || pc_beta >= MATE_BOUND {
@@ -140,7 +140,7 @@ impl<V: GameEval> Worker<'_, V> {
         beta: i32,
     ) -> Singular {
         let Some(t) = tt else { return Singular::No };
-        let p = V::SEARCH;
+        let p = self.params();
         if n.depth < p.singular_min_depth
             || t.depth < n.depth - p.singular_tt_slack
             || !matches!(t.bound, Bound::Lower | Bound::Exact)
@@ -182,7 +182,7 @@ impl<V: GameEval> Worker<'_, V> {
     /// in position 5; without the guard the 9×9 bench to depth 13 takes 17.1 M nodes instead of 38.5 M, and the
     /// Yari mate is found at depth 16 in 0.61 M nodes instead of depth 13 in 1.1 M.
     fn null_move(&mut self, n: &Node, beta: i32) -> Option<i32> {
-        let p = V::SEARCH;
+        let p = self.params();
         let depth = n.depth;
         if depth < p.null_min_depth
             || n.static_eval < beta
@@ -243,7 +243,7 @@ impl<V: GameEval> Worker<'_, V> {
         if n.is_pv() || best <= -MATE_BOUND {
             return false;
         }
-        let p = V::SEARCH;
+        let p = self.params();
         let depth = n.depth;
         if n.in_check {
             // a quiet evasion that loses material outright: mostly an interposed drop the checker takes for free,
@@ -277,7 +277,7 @@ impl<V: GameEval> Worker<'_, V> {
     /// Step 12's exchange pruning of a quiet move to be searched `d` plies deep: it loses more material by static
     /// exchange than a search that shallow could win back.
     fn quiet_loses_material(&self, m: Move, d: i32) -> bool {
-        let p = V::SEARCH;
+        let p = self.params();
         d <= p.quiet_see_depth && !see_ge(&self.pos, m, -p.quiet_see_per_depth_sq * (d * d).max(1))
     }
 

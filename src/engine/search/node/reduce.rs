@@ -56,7 +56,7 @@ impl<V: GameEval> Worker<'_, V> {
     /// explode wherever a king is exposed (9x9 bench to depth 12: 42.0 M nodes, 37.9 M of them in position 8;
     /// 8.8 M reducing them).
     pub(super) fn reduction(&self, n: &Node, c: Candidate, new_depth: i32, searched: i32) -> i32 {
-        let p = V::SEARCH;
+        let p = self.params();
         if n.depth < p.lmr_min_depth
             || searched < p.lmr_min_searched
             || !c.quiet
