@@ -165,5 +165,5 @@ fn a_malformed_kif_names_its_line() {
     let e = kif::read(&text("malformed.kif").0).unwrap_err();
     assert_eq!(e.to_string(), "KIF line 10: '２四飛(28)': not a legal move");
     let e = formats::import(&text("malformed.kif").0, GameKind::Shogi).unwrap_err();
-    assert_eq!(e, "KIF line 10: '２四飛(28)': not a legal move");
+    assert_eq!(e.to_string(), "KIF line 10: '２四飛(28)': not a legal move");
 }

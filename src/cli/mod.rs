@@ -209,7 +209,7 @@ pub fn run_gui(args: &GuiArgs, matches: &ArgMatches) -> ExitCode {
     };
     match hayate::gui::serve(config) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => fail(e),
+        Err(e) => fail(e.to_string()),
     }
 }
 

@@ -9,9 +9,9 @@ pub struct Token(String);
 
 impl Token {
     /// 128 bits from the operating system's random source.
-    pub fn random() -> Result<Token, String> {
+    pub fn random() -> Result<Token, getrandom::Error> {
         let mut bytes = [0u8; 16];
-        getrandom::fill(&mut bytes).map_err(|e| format!("no random source for the token: {e}"))?;
+        getrandom::fill(&mut bytes)?;
         Ok(Token(bytes.iter().map(|b| format!("{b:02x}")).collect()))
     }
 
@@ -34,25 +34,39 @@ pub struct Credentials<'a> {
     pub origin: Option<&'a str>,
 }
 
-/// Checks token, Host and Origin; the error says which failed (logged, and sent in the 403's body).
-pub fn check(token: &Token, port: u16, c: &Credentials) -> Result<(), &'static str> {
+/// Why a request or socket was refused (logged, and sent in the 403's body). It names the check that failed
+/// and nothing of what was sent, so that a foreign page learns nothing from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AccessError {
+    #[error("wrong Host header")]
+    Host,
+    #[error("wrong Origin header")]
+    Origin,
+    #[error("wrong token")]
+    WrongToken,
+    #[error("no token")]
+    NoToken,
+}
+
+/// Checks token, Host and Origin; the error says which failed.
+pub fn check(token: &Token, port: u16, c: &Credentials) -> Result<(), AccessError> {
     let allowed_hosts = [format!("127.0.0.1:{port}"), format!("localhost:{port}")];
     match c.host {
         Some(h) if allowed_hosts.iter().any(|a| a.eq_ignore_ascii_case(h)) => {}
-        _ => return Err("wrong Host header"),
+        _ => return Err(AccessError::Host),
     }
     if let Some(o) = c.origin {
         let ok = allowed_hosts
             .iter()
             .any(|a| o.eq_ignore_ascii_case(&format!("http://{a}")));
         if !ok {
-            return Err("wrong Origin header");
+            return Err(AccessError::Origin);
         }
     }
     match query_value(c.target, "token") {
         Some(t) if token.matches(t) => Ok(()),
-        Some(_) => Err("wrong token"),
-        None => Err("no token"),
+        Some(_) => Err(AccessError::WrongToken),
+        None => Err(AccessError::NoToken),
     }
 }
 
@@ -104,26 +118,29 @@ mod tests {
             ),
             Ok(())
         );
-        assert_eq!(check(&t, 8080, &creds("/", host, None)), Err("no token"));
+        assert_eq!(
+            check(&t, 8080, &creds("/", host, None)),
+            Err(AccessError::NoToken)
+        );
         assert_eq!(
             check(&t, 8080, &creds("/?token=00", host, None)),
-            Err("wrong token")
+            Err(AccessError::WrongToken)
         );
         assert_eq!(
             check(&t, 8080, &creds(&good, Some("evil.com:8080"), None)),
-            Err("wrong Host header")
+            Err(AccessError::Host)
         );
         assert_eq!(
             check(&t, 8080, &creds(&good, None, None)),
-            Err("wrong Host header")
+            Err(AccessError::Host)
         );
         assert_eq!(
             check(&t, 8081, &creds(&good, host, None)),
-            Err("wrong Host header")
+            Err(AccessError::Host)
         );
         assert_eq!(
             check(&t, 8080, &creds(&good, host, Some("http://evil.com"))),
-            Err("wrong Origin header")
+            Err(AccessError::Origin)
         );
         assert_eq!(path("/socket?token=1"), "/socket");
     }

@@ -2,13 +2,14 @@
 //! (`games.txt`) for all three games, CSA for 9×9, KIF and KI2 for 9×9 and minishogi. Pasted text is recognised
 //! by its shape; every position and move goes through the rules core ([`Record`]) before it replaces the game.
 
-use super::record::Record;
-use crate::host::records::{csa_text, RecordLine};
+use super::record::{Record, RecordError};
+use crate::host::records::{csa_text, RecordLine, RecordLineError};
 use crate::host::Game;
 use crate::rules::notation::ki2;
-use crate::rules::notation::kif::{self, Ending, KifGame};
+use crate::rules::notation::kif::{self, Ending, KifError, KifGame, KifWriteError};
 use crate::rules::piece::Color;
-use crate::rules::position::csa;
+use crate::rules::position::csa::{self, CsaError};
+use crate::rules::position::sfen::SfenError;
 use crate::rules::truncate;
 use crate::{with_variant, GameKind};
 
@@ -52,8 +53,17 @@ pub fn start_names(kind: GameKind) -> Vec<String> {
         .collect()
 }
 
+/// A start the page named that is neither an SFEN nor one of the game's handicaps; the name is cut to 40
+/// characters, and the known ones are listed so that the page's user sees what to pick.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown start '{name}' for {kind} (known: {})", start_names(*.kind).join(", "))]
+pub struct UnknownStart {
+    name: String,
+    kind: GameKind,
+}
+
 /// The SFEN of a start named by the page (None: the game's start position); an SFEN passes through.
-pub fn start_sfen(kind: GameKind, start: Option<&str>) -> Result<Option<String>, String> {
+pub fn start_sfen(kind: GameKind, start: Option<&str>) -> Result<Option<String>, UnknownStart> {
     match start.map(str::trim) {
         None | Some("") | Some("startpos") => Ok(None),
         Some(s) if s.contains('/') => Ok(Some(s.strip_prefix("sfen ").unwrap_or(s).to_string())),
@@ -61,12 +71,9 @@ pub fn start_sfen(kind: GameKind, start: Option<&str>) -> Result<Option<String>,
             .iter()
             .find(|h| h.0 == s)
             .map(|h| Some(h.1.to_string()))
-            .ok_or_else(|| {
-                format!(
-                    "unknown start '{}' for {kind} (known: {})",
-                    truncate(s),
-                    start_names(kind).join(", ")
-                )
+            .ok_or_else(|| UnknownStart {
+                name: truncate(s),
+                kind,
             }),
     }
 }
@@ -139,18 +146,56 @@ impl Notes {
     }
 }
 
+/// Why pasted text did not become the game: there is none or too much, its format's reader refused it, or the
+/// rules refused its start or a move; a word quoted is cut to 40 characters.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ImportError {
+    #[error("nothing to import")]
+    Empty,
+    #[error("the text is too long")]
+    TooLong,
+    #[error(transparent)]
+    Kif(#[from] KifError),
+    #[error(transparent)]
+    Csa(#[from] CsaError),
+    #[error(transparent)]
+    Line(#[from] RecordLineError),
+    #[error("expected 'moves', found '{0}'")]
+    NotMoves(String),
+    #[error("bad SFEN: {0}")]
+    Sfen(SfenError),
+    #[error(transparent)]
+    Record(#[from] RecordError),
+}
+
+/// Why the game could not be written as the page asked: the format is unknown, does not hold this game (a
+/// record line or CSA needs a finished game, CSA 9×9 shogi), or its writer refused it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ExportError {
+    #[error(transparent)]
+    Kif(#[from] KifWriteError),
+    #[error("a record line holds a finished game; export usi instead")]
+    UnfinishedLine,
+    #[error("a CSA record holds a finished game; export usi instead")]
+    UnfinishedCsa,
+    #[error("CSA records are for 9x9 shogi only")]
+    CsaKind,
+    #[error("unknown format '{0}' (sfen, usi, record, csa, kif, ki2)")]
+    Format(String),
+}
+
 /// Reads a game from pasted text, detecting its format, with what the record says beside its moves. `current`
 /// is the game a bare USI move list or `position startpos` belongs to.
-pub fn import(text: &str, current: GameKind) -> Result<(Record, Notes), String> {
+pub fn import(text: &str, current: GameKind) -> Result<(Record, Notes), ImportError> {
     let text = text.trim();
     if text.is_empty() {
-        return Err("nothing to import".into());
+        return Err(ImportError::Empty);
     }
     if text.len() > 1_000_000 {
-        return Err("the text is too long".into());
+        return Err(ImportError::TooLong);
     }
     if kif::looks_like_kif(text) {
-        let game = kif::read(text).map_err(|e| e.to_string())?;
+        let game = kif::read(text)?;
         let rec = Record::new(game.kind, Some(&game.start_sfen))?
             .with_moves(game.moves.iter().map(String::as_str))?;
         return Ok((rec, Notes::from_kif(game)));
@@ -159,15 +204,14 @@ pub fn import(text: &str, current: GameKind) -> Result<(Record, Notes), String> 
 }
 
 /// A game from text of a format that holds nothing beside the moves.
-fn import_record(text: &str, current: GameKind) -> Result<Record, String> {
+fn import_record(text: &str, current: GameKind) -> Result<Record, ImportError> {
     let first = text.split_whitespace().next().unwrap_or("");
     if text.lines().any(|l| csa::is_csa_line(l.trim())) {
         return import_csa(text);
     }
     if matches!(first, "1-0" | "0-1" | "1/2-1/2") {
         // the first line of a games.txt, the game as it was (its ending is judged again by the rules)
-        let line =
-            RecordLine::parse(text.lines().next().unwrap_or("")).map_err(|e| e.to_string())?;
+        let line = RecordLine::parse(text.lines().next().unwrap_or(""))?;
         return from_sfen_and_moves(&line.start_sfen, &line.moves, current);
     }
     let words: Vec<&str> = text.split_whitespace().collect();
@@ -178,17 +222,17 @@ fn import_record(text: &str, current: GameKind) -> Result<Record, String> {
     match words.first() {
         Some(&"startpos") => {
             let moves = moves_after(&words[1..])?;
-            Record::new(current, None)?.with_moves(moves)
+            Ok(Record::new(current, None)?.with_moves(moves)?)
         }
         Some(&"sfen") => sfen_then_moves(&words[1..], current),
         Some(w) if w.contains('/') => sfen_then_moves(words, current),
         // a bare move list from the current game's start position
-        _ => Record::new(current, None)?.with_moves(words.iter().copied()),
+        _ => Ok(Record::new(current, None)?.with_moves(words.iter().copied())?),
     }
 }
 
 /// `<sfen fields> [moves ...]`.
-fn sfen_then_moves(words: &[&str], current: GameKind) -> Result<Record, String> {
+fn sfen_then_moves(words: &[&str], current: GameKind) -> Result<Record, ImportError> {
     let end = words
         .iter()
         .position(|&w| w == "moves")
@@ -198,21 +242,25 @@ fn sfen_then_moves(words: &[&str], current: GameKind) -> Result<Record, String> 
     from_sfen_and_moves(&sfen, &moves, current)
 }
 
-fn moves_after<'a>(words: &[&'a str]) -> Result<Vec<&'a str>, String> {
+fn moves_after<'a>(words: &[&'a str]) -> Result<Vec<&'a str>, ImportError> {
     match words.first() {
         None => Ok(Vec::new()),
         Some(&"moves") => Ok(words[1..].to_vec()),
-        Some(w) => Err(format!("expected 'moves', found '{}'", truncate(w))),
+        Some(w) => Err(ImportError::NotMoves(truncate(w))),
     }
 }
 
 /// The game is the one whose board the SFEN draws.
-fn from_sfen_and_moves(sfen: &str, moves: &[String], current: GameKind) -> Result<Record, String> {
+fn from_sfen_and_moves(
+    sfen: &str,
+    moves: &[String],
+    current: GameKind,
+) -> Result<Record, ImportError> {
     let kind = Game::start(current)
         .parse_sfen(sfen)
-        .map_err(|e| format!("bad SFEN: {e}"))?
+        .map_err(ImportError::Sfen)?
         .kind();
-    Record::new(kind, Some(sfen))?.with_moves(moves.iter().map(String::as_str))
+    Ok(Record::new(kind, Some(sfen))?.with_moves(moves.iter().map(String::as_str))?)
 }
 
 /// The game as text in `format`: `sfen`, `usi`, `record` (finished games only), `csa` (9×9 only), `kif` or `ki2`
@@ -222,20 +270,19 @@ pub fn export(
     format: &str,
     names: &[String; 2],
     notes: &Notes,
-) -> Result<String, String> {
+) -> Result<String, ExportError> {
     match format {
-        "kif" => kif::write(&kif_game(rec, names, notes)).map_err(|e| e.to_string()),
-        "ki2" => ki2::write(&kif_game(rec, names, notes)).map_err(|e| e.to_string()),
+        "kif" => Ok(kif::write(&kif_game(rec, names, notes))?),
+        "ki2" => Ok(ki2::write(&kif_game(rec, names, notes))?),
         "sfen" => Ok(rec.sfen()),
         "usi" => Ok(rec.position_command()),
         "record" | "csa" => {
             let Some(ending) = rec.ending else {
-                let what = if format == "csa" {
-                    "a CSA record"
+                return Err(if format == "csa" {
+                    ExportError::UnfinishedCsa
                 } else {
-                    "a record line"
-                };
-                return Err(format!("{what} holds a finished game; export usi instead"));
+                    ExportError::UnfinishedLine
+                });
             };
             let line = RecordLine {
                 outcome: ending.outcome,
@@ -248,13 +295,10 @@ pub fn export(
             }
             with_variant!(rec.kind, V => {
                 csa_text::<V>(&line, [&names[0], &names[1]], &vec![None; line.moves.len()])
-                    .ok_or_else(|| "CSA records are for 9x9 shogi only".to_string())
+                    .ok_or(ExportError::CsaKind)
             })
         }
-        _ => Err(format!(
-            "unknown format '{}' (sfen, usi, record, csa, kif, ki2)",
-            truncate(format)
-        )),
+        _ => Err(ExportError::Format(truncate(format))),
     }
 }
 
@@ -278,12 +322,10 @@ fn kif_game(rec: &Record, names: &[String; 2], notes: &Notes) -> KifGame {
 }
 
 /// A 9×9 CSA record (`rules::position::csa`), its moves judged as they are replayed.
-fn import_csa(text: &str) -> Result<Record, String> {
-    let game = csa::read(text).map_err(|e| e.to_string())?;
+fn import_csa(text: &str) -> Result<Record, ImportError> {
+    let game = csa::read(text)?;
     Record::new(GameKind::Shogi, game.start_sfen.as_deref())?
-        .with_moves_read(game.moves, |m, is_legal| {
-            csa::usi_move(m, is_legal).map_err(|e| e.to_string())
-        })
+        .with_moves_read(game.moves, |m, is_legal| Ok(csa::usi_move(m, is_legal)?))
 }
 
 #[cfg(test)]
@@ -291,7 +333,7 @@ mod tests {
     use super::*;
 
     /// The game of an import, without its notes.
-    fn import_game(text: &str, current: GameKind) -> Result<Record, String> {
+    fn import_game(text: &str, current: GameKind) -> Result<Record, ImportError> {
         import(text, current).map(|(rec, _)| rec)
     }
 
@@ -343,6 +385,22 @@ mod tests {
             export(&r, "record", &names, &Notes::default()).unwrap(),
             "1-0 checkmate sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1 moves G*5b"
         );
+    }
+
+    /// The refusals the page shows read as they did when they were strings.
+    #[test]
+    fn refusals_keep_their_text() {
+        use crate::host::judge::{Outcome, Reason};
+        let mut r = Record::new(GameKind::Minishogi, None).unwrap();
+        let names = ["a".to_string(), "b".to_string()];
+        let err = |r: &Record| export(r, "csa", &names, &Notes::default()).unwrap_err();
+        let unfinished = "a CSA record holds a finished game; export usi instead";
+        assert_eq!(err(&r).to_string(), unfinished);
+        let (outcome, reason) = (Outcome::Draw, Reason::MaxPlies);
+        r.ending = Some(crate::gui::record::Ending { outcome, reason });
+        assert_eq!(err(&r).to_string(), "CSA records are for 9x9 shogi only");
+        let e = import(&"7g7f ".repeat(200_001), GameKind::Shogi).unwrap_err();
+        assert_eq!(e.to_string(), "the text is too long");
     }
 
     /// A KIF's players, header fields, times, comments and ending are kept beside the game and written back
@@ -517,7 +575,7 @@ mod tests {
                         }
                         Err(e) => {
                             prop_assert_eq!(kind, GameKind::Yari);
-                            prop_assert!(e.starts_with("Yari shogi has no KIF"), "{}", e);
+                            prop_assert!(e.to_string().starts_with("Yari shogi has no KIF"), "{}", e);
                         }
                     }
                 }

@@ -20,6 +20,15 @@ const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 const LINGER: Duration = Duration::from_secs(1);
 const MAX_LINGER_BYTES: usize = 64 * 1024;
 
+/// Why a request was refused for its Host or Origin header: the access checks read one, as text.
+#[derive(Debug, thiserror::Error)]
+enum HeaderError {
+    #[error("unreadable {0} header")]
+    Unreadable(&'static str),
+    #[error("more than one {0} header")]
+    Repeated(&'static str),
+}
+
 /// Why no request head was read.
 enum HeadError {
     TooLong,
@@ -49,12 +58,12 @@ pub fn handle(mut stream: TcpStream, ctx: &Context) {
         );
         return;
     }
-    let single = |name: &str| single_header(req.headers, name);
+    let single = |name: &'static str| single_header(req.headers, name);
     let (host, origin) = match (single("Host"), single("Origin")) {
         (Ok(h), Ok(o)) => (h, o),
         (Err(why), _) | (_, Err(why)) => {
             log::warn!("gui: refused a request: {why}");
-            respond(&mut stream, 400, "text/plain", why.as_bytes());
+            respond(&mut stream, 400, "text/plain", why.to_string().as_bytes());
             return;
         }
     };
@@ -76,7 +85,7 @@ pub fn handle(mut stream: TcpStream, ctx: &Context) {
     };
     if let Err(why) = access::check(&ctx.token, ctx.port, &creds) {
         log::warn!("gui: refused {}: {why}", access::path(target));
-        respond(&mut stream, 403, "text/plain", why.as_bytes());
+        respond(&mut stream, 403, "text/plain", why.to_string().as_bytes());
         return;
     }
     let path = access::path(target);
@@ -128,15 +137,15 @@ fn head_or_refusal(stream: &mut TcpStream) -> Option<(Vec<u8>, Vec<u8>)> {
 /// with two, a proxy or browser in between might have judged the request by the other one.
 fn single_header<'h>(
     headers: &[httparse::Header<'h>],
-    name: &str,
-) -> Result<Option<&'h str>, String> {
+    name: &'static str,
+) -> Result<Option<&'h str>, HeaderError> {
     let mut values = headers.iter().filter(|h| h.name.eq_ignore_ascii_case(name));
     match (values.next(), values.next()) {
         (None, _) => Ok(None),
         (Some(h), None) => std::str::from_utf8(h.value)
             .map(Some)
-            .map_err(|_| format!("unreadable {name} header")),
-        (Some(_), Some(_)) => Err(format!("more than one {name} header")),
+            .map_err(|_| HeaderError::Unreadable(name)),
+        (Some(_), Some(_)) => Err(HeaderError::Repeated(name)),
     }
 }
 

@@ -27,7 +27,7 @@ mod worker;
 
 use crate::host::engine_process::EngineSpec;
 
-pub use server::serve;
+pub use server::{serve, ServeError};
 
 /// What `hayate gui` was started with.
 #[derive(Clone, Debug)]

@@ -1,7 +1,7 @@
 //! The game on the page: where it started and the moves since, judged by the match referee
 //! ([`Judge`]) so that the page, `hayate match` and the record files agree on every rule and every ending.
 
-use crate::host::judge::{Judge, Outcome, Reason};
+use crate::host::judge::{Judge, JudgeError, Outcome, Reason};
 use crate::rules::moves::Move;
 use crate::rules::notation::japanese::{has_japanese_names, ki2_names};
 use crate::rules::piece::Color;
@@ -15,6 +15,18 @@ use crate::{with_variant, GameKind, Position, Variant};
 pub struct Ending {
     pub outcome: Outcome,
     pub reason: Reason,
+}
+
+/// Why the rules refused a game or a move: the start is no position of the game, the game is already over, or
+/// the move is not legal where it is played (the referee's own error).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    #[error("bad SFEN for {kind}: {error}")]
+    Start { kind: GameKind, error: SfenError },
+    #[error("the game is over")]
+    Over,
+    #[error(transparent)]
+    Move(#[from] JudgeError),
 }
 
 /// One game: its start, its moves and, once over, its ending.
@@ -38,12 +50,12 @@ pub struct View {
 
 impl Record {
     /// A game from an SFEN of `kind`'s board (`None`: the start position), checked by the rules core.
-    pub fn new(kind: GameKind, sfen: Option<&str>) -> Result<Record, String> {
+    pub fn new(kind: GameKind, sfen: Option<&str>) -> Result<Record, RecordError> {
         let start_sfen = with_variant!(kind, V => {
             match sfen {
                 None => Position::<V>::startpos().to_sfen(),
                 Some(s) => parse::<V>(s)
-                    .map_err(|e| format!("bad SFEN for {kind}: {e}"))?
+                    .map_err(|error| RecordError::Start { kind, error })?
                     .to_sfen(),
             }
         });
@@ -61,31 +73,31 @@ impl Record {
     pub fn with_moves<'a>(
         &self,
         moves: impl IntoIterator<Item = &'a str>,
-    ) -> Result<Record, String> {
+    ) -> Result<Record, RecordError> {
         self.with_moves_read(moves, |m, _| Ok(m.to_string()))
     }
 
     /// The same game with `moves` played, each first read into USI by `to_usi` (which may ask whether a USI
-    /// move is legal where it is played), or the first bad one's error (`self` is not changed). The moves are
-    /// played on one referee, so an import is linear in the game's length: playing them one by one with
-    /// [`Record::play`] replays the game before each.
-    pub fn with_moves_read<'a>(
+    /// move is legal where it is played), or the first bad one's error (`self` is not changed): `to_usi`'s own,
+    /// or the rules' in the caller's error type. The moves are played on one referee, so an import is linear in
+    /// the game's length: playing them one by one with [`Record::play`] replays the game before each.
+    pub fn with_moves_read<'a, E: From<RecordError>>(
         &self,
         moves: impl IntoIterator<Item = &'a str>,
-        to_usi: impl Fn(&str, &dyn Fn(&str) -> bool) -> Result<String, String>,
-    ) -> Result<Record, String> {
+        to_usi: impl Fn(&str, &dyn Fn(&str) -> bool) -> Result<String, E>,
+    ) -> Result<Record, E> {
         let mut rec = self.clone();
         with_variant!(self.kind, V => {
             let mut judge = self.replay::<V>();
             for m in moves {
                 if rec.ending.is_some() {
-                    return Err("the game is over".into());
+                    return Err(RecordError::Over.into());
                 }
                 let usi = {
                     let legal = |u: &str| judge.position().parse_move(u).is_ok();
                     to_usi(m, &legal)?
                 };
-                let ending = judge.play(&usi).map_err(|e| e.to_string())?.or_else(|| judge.no_moves());
+                let ending = judge.play(&usi).map_err(RecordError::Move)?.or_else(|| judge.no_moves());
                 rec.moves.push(usi);
                 rec.ending = ending.map(|(outcome, reason)| Ending { outcome, reason });
             }
@@ -94,13 +106,13 @@ impl Record {
     }
 
     /// Plays one USI move if the game is on and the move is legal; otherwise an error and nothing changes.
-    pub fn play(&mut self, usi: &str) -> Result<(), String> {
+    pub fn play(&mut self, usi: &str) -> Result<(), RecordError> {
         if self.ending.is_some() {
-            return Err("the game is over".into());
+            return Err(RecordError::Over);
         }
         let ending = with_variant!(self.kind, V => {
             let mut judge = self.replay::<V>();
-            let rep = judge.play(usi).map_err(|e| e.to_string())?;
+            let rep = judge.play(usi)?;
             rep.or_else(|| judge.no_moves())
         });
         self.moves.push(usi.to_string());

@@ -16,15 +16,27 @@ pub struct Context {
     pub config: GuiConfig,
 }
 
+/// Why the server did not start: the port cannot be listened on, or no token can be drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("cannot listen on 127.0.0.1:{port}: {error}")]
+    Listen { port: u16, error: std::io::Error },
+    #[error("no local address: {0}")]
+    LocalAddr(std::io::Error),
+    #[error("no random source for the token: {0}")]
+    Token(getrandom::Error),
+}
+
 /// Binds, prints the URL to open as the first line on stdout, and serves until the process is killed.
-pub fn serve(config: GuiConfig) -> Result<(), String> {
-    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, config.port))
-        .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", config.port))?;
-    let port = listener
-        .local_addr()
-        .map_err(|e| format!("no local address: {e}"))?
-        .port();
-    let token = Token::random()?;
+pub fn serve(config: GuiConfig) -> Result<(), ServeError> {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, config.port)).map_err(|error| {
+        ServeError::Listen {
+            port: config.port,
+            error,
+        }
+    })?;
+    let port = listener.local_addr().map_err(ServeError::LocalAddr)?.port();
+    let token = Token::random().map_err(ServeError::Token)?;
     {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(

@@ -8,12 +8,13 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use super::formats;
+use super::formats::{self, ImportError};
 use super::protocol::WatchedGame;
-use super::record::{Ending, Record};
-use crate::host::records::{LiveGame, RecordLine, GAMES_FILE, LIVE_DIR};
+use super::record::{Ending, Record, RecordError};
+use crate::host::records::{LiveGame, RecordLine, RecordLineError, GAMES_FILE, LIVE_DIR};
 use crate::rules::notation::header::decode;
-use crate::rules::notation::kif::looks_like_kif;
+use crate::rules::notation::kif::{looks_like_kif, KifError};
+use crate::rules::position::sfen::SfenError;
 use crate::GameKind;
 
 /// The largest record file read (a long match's games.txt is a few MB).
@@ -23,6 +24,43 @@ const MAX_FILE: u64 = 64 << 20;
 const MAX_LIVE: usize = 256;
 /// The largest live file read.
 const MAX_LIVE_FILE: u64 = 1 << 20;
+
+/// Why the watched record file could not be read, or a watched game not be shown at the ply asked.
+#[derive(Debug, thiserror::Error)]
+pub enum WatchError {
+    #[error("cannot read {}: {error}", .file.display())]
+    Io {
+        file: PathBuf,
+        error: std::io::Error,
+    },
+    #[error("{} is larger than {MAX_FILE} bytes", .0.display())]
+    TooLarge(PathBuf),
+    #[error(transparent)]
+    Decode(#[from] KifError),
+    #[error("cannot read {}: {error}", .file.display())]
+    Utf8 {
+        file: PathBuf,
+        error: std::string::FromUtf8Error,
+    },
+    #[error("the game has {plies} plies, not {ply}")]
+    Ply { plies: usize, ply: usize },
+    #[error(transparent)]
+    Record(#[from] RecordError),
+}
+
+/// Why one game of the watched file is listed without its moves: its line, start or moves were refused. The
+/// others are still shown.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FileGameError {
+    #[error(transparent)]
+    Line(#[from] RecordLineError),
+    #[error("bad SFEN: {0}")]
+    Sfen(SfenError),
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    #[error(transparent)]
+    Import(#[from] ImportError),
+}
 
 /// One game of the file: the game at its start, all its moves, and the ending the record gives.
 #[derive(Clone)]
@@ -43,7 +81,7 @@ pub struct Watcher {
     path: PathBuf,
     /// The record file's length and modification time when it was last parsed.
     stamp: Option<(u64, Option<SystemTime>)>,
-    finished: Vec<Result<FileGame, String>>,
+    finished: Vec<Result<FileGame, FileGameError>>,
     /// The live files' texts when they were last read, and their games.
     live_texts: Vec<String>,
     live: Vec<FileGame>,
@@ -62,13 +100,12 @@ impl Watcher {
 
     /// Reads the files again; true when the games changed. A live file that cannot be read or replayed is left
     /// out this round (it may be caught between two moves, or broken); an unreadable record file is an error.
-    pub fn refresh(&mut self) -> Result<bool, String> {
+    pub fn refresh(&mut self) -> Result<bool, WatchError> {
         // the live files first: a game that ends meanwhile is then found in games.txt, which gets its line
         // before its live file goes
         let texts = live_texts(&self.path);
         let f = file(&self.path);
-        let meta =
-            std::fs::metadata(&f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+        let meta = std::fs::metadata(&f).map_err(|error| WatchError::Io { file: f, error })?;
         let stamp = Some((meta.len(), meta.modified().ok()));
         let mut changed = false;
         if stamp != self.stamp {
@@ -94,7 +131,7 @@ impl Watcher {
     }
 
     /// Every game, the record file's first.
-    pub fn games(&self) -> Vec<Result<&FileGame, &String>> {
+    pub fn games(&self) -> Vec<Result<&FileGame, &FileGameError>> {
         self.finished
             .iter()
             .map(Result::as_ref)
@@ -142,7 +179,7 @@ fn live_texts(path: &Path) -> Vec<String> {
     texts
 }
 
-fn live_game(g: &LiveGame) -> Result<FileGame, String> {
+fn live_game(g: &LiveGame) -> Result<FileGame, FileGameError> {
     let mut game = line_game(&RecordLine {
         outcome: crate::host::judge::Outcome::Draw,
         reason: crate::host::judge::Reason::MaxPlies,
@@ -165,26 +202,26 @@ fn file(path: &Path) -> PathBuf {
     }
 }
 
-fn read(path: &Path) -> Result<String, String> {
+fn read(path: &Path) -> Result<String, WatchError> {
     let f = file(path);
-    let size = std::fs::metadata(&f)
-        .map_err(|e| format!("cannot read {}: {e}", f.display()))?
-        .len();
+    let io = |error| WatchError::Io {
+        file: f.clone(),
+        error,
+    };
+    let size = std::fs::metadata(&f).map_err(io)?.len();
     if size > MAX_FILE {
-        return Err(format!("{} is larger than {MAX_FILE} bytes", f.display()));
+        return Err(WatchError::TooLarge(f));
     }
-    let bytes = std::fs::read(&f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+    let bytes = std::fs::read(&f).map_err(io)?;
     match f.extension().and_then(|e| e.to_str()) {
         // KIF tools write Shift_JIS
-        Some(ext @ ("kif" | "kifu" | "ki2")) => {
-            decode(&bytes, Some(ext)).map_err(|e| e.to_string())
-        }
-        _ => String::from_utf8(bytes).map_err(|e| format!("cannot read {}: {e}", f.display())),
+        Some(ext @ ("kif" | "kifu" | "ki2")) => Ok(decode(&bytes, Some(ext))?),
+        _ => String::from_utf8(bytes).map_err(|error| WatchError::Utf8 { file: f, error }),
     }
 }
 
 /// Every game of the file, each replayed and checked; a game the rules reject is listed with its error.
-fn games(path: &Path) -> Result<Vec<Result<FileGame, String>>, String> {
+fn games(path: &Path) -> Result<Vec<Result<FileGame, FileGameError>>, WatchError> {
     let text = read(path)?;
     if looks_like_kif(&text)
         || text
@@ -205,13 +242,13 @@ fn games(path: &Path) -> Result<Vec<Result<FileGame, String>>, String> {
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
             RecordLine::parse(l)
-                .map_err(|e| e.to_string())
+                .map_err(FileGameError::Line)
                 .and_then(|r| line_game(&r))
         })
         .collect())
 }
 
-fn csa_game(text: &str) -> Result<FileGame, String> {
+fn csa_game(text: &str) -> Result<FileGame, FileGameError> {
     let (full, notes) = formats::import(text, GameKind::Shogi)?;
     let mut start = full.clone();
     start.take_back(full.moves.len());
@@ -225,10 +262,10 @@ fn csa_game(text: &str) -> Result<FileGame, String> {
     })
 }
 
-fn line_game(rec: &RecordLine) -> Result<FileGame, String> {
+fn line_game(rec: &RecordLine) -> Result<FileGame, FileGameError> {
     let kind = crate::host::Game::start(GameKind::Shogi)
         .parse_sfen(&rec.start_sfen)
-        .map_err(|e| format!("bad SFEN: {e}"))?
+        .map_err(FileGameError::Sfen)?
         .kind();
     let start = Record::new(kind, Some(&rec.start_sfen))?;
     // every move must be legal; the whole game is checked once here
@@ -247,7 +284,7 @@ fn line_game(rec: &RecordLine) -> Result<FileGame, String> {
 }
 
 /// The list the page shows.
-pub fn summaries(games: &[Result<&FileGame, &String>]) -> Vec<WatchedGame> {
+pub fn summaries(games: &[Result<&FileGame, &FileGameError>]) -> Vec<WatchedGame> {
     games
         .iter()
         .map(|g| match g {
@@ -275,12 +312,12 @@ pub fn summaries(games: &[Result<&FileGame, &String>]) -> Vec<WatchedGame> {
 
 /// The game at `ply`; at its last ply with the record's ending (resignation, time, ...) when the rules did
 /// not end it themselves.
-pub fn at_ply(game: &FileGame, ply: usize) -> Result<Record, String> {
+pub fn at_ply(game: &FileGame, ply: usize) -> Result<Record, WatchError> {
     if ply > game.moves.len() {
-        return Err(format!(
-            "the game has {} plies, not {ply}",
-            game.moves.len()
-        ));
+        return Err(WatchError::Ply {
+            plies: game.moves.len(),
+            ply,
+        });
     }
     let mut rec = game
         .start

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use crate::host::engine_process::{EngineProcess, EngineSpec, Polled};
+use crate::host::engine_process::{EngineProcess, EngineSpec, Polled, StartError};
 use crate::GameKind;
 
 /// Time for the USI handshake.
@@ -30,15 +30,27 @@ pub enum Job {
     Stop,
 }
 
+/// Why an engine's worker is gone; the page is told, and may restart the engine.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("{label}: {error}")]
+    Start { label: String, error: StartError },
+    /// With the last lines it wrote on stderr.
+    #[error("the engine exited ({0})")]
+    Exited(String),
+    #[error("the engine did not answer stop")]
+    NoStop,
+}
+
 /// What an engine did, for the session.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum Event {
     /// An `info` line with a score or a PV.
     Info { id: u64, line: String },
     /// The line that ended the job (`bestmove ...`, `checkmate ...`).
     Done { id: u64, line: String },
     /// The engine could not start, exited or hung; the worker is gone.
-    Failed { message: String },
+    Failed(EngineError),
 }
 
 /// A handle on the thread; dropping it ends the engine and waits until its process is gone, so that a page
@@ -81,13 +93,11 @@ impl Worker {
             );
             match started {
                 Ok(engine) => {
-                    if let Err(message) = serve(engine, &rx, &send) {
-                        send(Event::Failed { message });
+                    if let Err(e) = serve(engine, &rx, &send) {
+                        send(Event::Failed(e));
                     }
                 }
-                Err(e) => send(Event::Failed {
-                    message: format!("{label}: {e}"),
-                }),
+                Err(error) => send(Event::Failed(EngineError::Start { label, error })),
             }
         });
         Worker {
@@ -123,7 +133,7 @@ fn serve(
     mut engine: EngineProcess,
     jobs: &Receiver<Job>,
     send: &dyn Fn(Event),
-) -> Result<(), String> {
+) -> Result<(), EngineError> {
     let mut queue = VecDeque::new();
     loop {
         let job = match queue.pop_front() {
@@ -161,7 +171,7 @@ fn serve(
                     }
                 }
                 Polled::Eof => {
-                    return Err(format!("the engine exited ({})", engine.stderr_tail()));
+                    return Err(EngineError::Exited(engine.stderr_tail()));
                 }
                 Polled::Timeout | Polled::Interrupted => {}
             }
@@ -183,7 +193,7 @@ fn serve(
             }
             if stopped_at.is_some_and(|t| t.elapsed() > STOP_TIMEOUT) {
                 engine.kill();
-                return Err("the engine did not answer stop".into());
+                return Err(EngineError::NoStop);
             }
         }
     }

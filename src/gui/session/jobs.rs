@@ -103,8 +103,8 @@ impl Session {
         let mut changed = false;
         while let Ok((engine, event)) = self.events_rx.try_recv() {
             match event {
-                Event::Failed { message } => {
-                    log::warn!("gui: engine {engine}: {message}");
+                Event::Failed(error) => {
+                    log::warn!("gui: engine {engine}: {error}");
                     self.workers[engine] = None;
                     if self.job.as_ref().is_some_and(|j| j.engine == engine) {
                         self.job = None;
@@ -113,7 +113,10 @@ impl Session {
                         }
                     }
                     self.analysis = self.analysis.filter(|a| a.0 != engine);
-                    out.push(Reply::EngineError { engine, message });
+                    out.push(Reply::EngineError {
+                        engine,
+                        message: error.to_string(),
+                    });
                     changed = true;
                 }
                 Event::Info { id, line } => {

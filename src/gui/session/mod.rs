@@ -11,25 +11,69 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
 use super::clock::Clocks;
-use super::formats;
+use super::formats::{self, ExportError, ImportError, UnknownStart};
 use super::info::parse_info;
 use super::protocol::{GameInfo, Line, Reply, Request, State};
-use super::record::{Ending, Record};
-use super::watch;
+use super::record::{Ending, Record, RecordError};
+use super::watch::{self, FileGameError, WatchError};
 use super::worker::{Event, Job, Worker};
 use crate::host::engine_process::EngineSpec;
 use crate::host::judge::{Outcome, Reason};
-use crate::host::time_control::TimeControl;
+use crate::host::time_control::{TimeControl, TimeControlError};
+use crate::rules::game::UnknownGame;
 use crate::rules::piece::Color;
 use crate::rules::truncate;
 use crate::GameKind;
 
-/// Why an engine may not play or analyse a tsume problem.
-const KINGLESS: &str = "a position without both kings is for the tsume solver only";
 /// The most MultiPV lines the page may ask for.
 const MAX_MULTIPV: u32 = 10;
 /// How often the watched files are read again: the delay of a running match's moves on the page.
 const WATCH_POLL: Duration = Duration::from_millis(400);
+
+/// Why the session refused a request of the page (and changed nothing); its text is the page's error message.
+/// A word quoted is cut to 40 characters.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error(transparent)]
+    Game(#[from] UnknownGame),
+    #[error(transparent)]
+    Start(#[from] UnknownStart),
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    #[error(transparent)]
+    Import(#[from] ImportError),
+    #[error(transparent)]
+    Export(#[from] ExportError),
+    #[error("no analysis or mate search is running")]
+    NothingRunning,
+    #[error("bad time control: {0}")]
+    TimeControl(TimeControlError),
+    /// An engine may not play or analyse a tsume problem.
+    #[error("a position without both kings is for the tsume solver only")]
+    Kingless,
+    #[error("unknown side '{0}' (black, white, none)")]
+    Side(String),
+    #[error("multipv must be 1 to {MAX_MULTIPV}")]
+    MultiPv,
+    #[error("ms must be 1 to 3600000")]
+    MateTime,
+    #[error("an engine is playing: set its side to none first")]
+    EnginePlaying,
+    #[error("no engine {engine} (there are {count})")]
+    NoEngine { engine: usize, count: usize },
+    #[error("the engine is to move")]
+    EngineToMove,
+    #[error("no move to take back")]
+    NoTakeBack,
+    #[error("no record file is watched (hayate gui --watch FILE)")]
+    NotWatching,
+    #[error(transparent)]
+    Watch(#[from] WatchError),
+    #[error("no game {0} in the watched file")]
+    NoWatchedGame(usize),
+    #[error(transparent)]
+    WatchedGame(#[from] FileGameError),
+}
 
 /// The engine playing one side.
 struct Player {
@@ -140,15 +184,17 @@ impl Session {
         match self.apply(req) {
             Ok(Some(r)) => vec![r],
             Ok(None) => vec![Reply::State(Box::new(self.state()))],
-            Err(message) => vec![Reply::Error { message }],
+            Err(e) => vec![Reply::Error {
+                message: e.to_string(),
+            }],
         }
     }
 
-    fn apply(&mut self, req: Request) -> Result<Option<Reply>, String> {
+    fn apply(&mut self, req: Request) -> Result<Option<Reply>, SessionError> {
         match req {
             Request::State {} => {}
             Request::New { game, start, moves } => {
-                let kind: GameKind = game.parse().map_err(|e| format!("{e}"))?;
+                let kind: GameKind = game.parse()?;
                 let sfen = formats::start_sfen(kind, start.as_deref())?;
                 let rec = Record::new(kind, sfen.as_deref())?
                     .with_moves(moves.iter().map(String::as_str))?;
@@ -171,7 +217,7 @@ impl Session {
             Request::Stop {} => {
                 let running = matches!(&self.job, Some(j) if j.purpose != Purpose::Move);
                 if !running && self.analysis.is_none() {
-                    return Err("no analysis or mate search is running".into());
+                    return Err(SessionError::NothingRunning);
                 }
                 self.analysis = None;
                 self.cancel_job();
@@ -199,22 +245,17 @@ impl Session {
     }
 
     /// `play`: an engine takes `side` (`black`, `white`, or `none`: no engine plays) under time control `tc`.
-    fn play(&mut self, engine: usize, side: &str, tc: &str) -> Result<(), String> {
+    fn play(&mut self, engine: usize, side: &str, tc: &str) -> Result<(), SessionError> {
         self.check_engine(engine)?;
-        let tc = TimeControl::parse(tc).map_err(|e| format!("bad time control: {e}"))?;
+        let tc = TimeControl::parse(tc).map_err(SessionError::TimeControl)?;
         if side != "none" && !self.record.has_both_kings() {
-            return Err(KINGLESS.into());
+            return Err(SessionError::Kingless);
         }
         let side = match side {
             "black" => Some(0),
             "white" => Some(1),
             "none" => None,
-            _ => {
-                return Err(format!(
-                    "unknown side '{}' (black, white, none)",
-                    truncate(side)
-                ))
-            }
+            _ => return Err(SessionError::Side(truncate(side))),
         };
         self.cancel_job();
         self.analysis = None;
@@ -227,16 +268,16 @@ impl Session {
     }
 
     /// `analyse`: an engine analyses the position with `multipv` lines until stopped.
-    fn analyse(&mut self, engine: usize, multipv: u32) -> Result<(), String> {
+    fn analyse(&mut self, engine: usize, multipv: u32) -> Result<(), SessionError> {
         self.check_engine(engine)?;
         if !(1..=MAX_MULTIPV).contains(&multipv) {
-            return Err(format!("multipv must be 1 to {MAX_MULTIPV}"));
+            return Err(SessionError::MultiPv);
         }
         if self.player.is_some() {
-            return Err("an engine is playing: set its side to none first".into());
+            return Err(SessionError::EnginePlaying);
         }
         if !self.record.has_both_kings() {
-            return Err(KINGLESS.into());
+            return Err(SessionError::Kingless);
         }
         self.cancel_job();
         self.analysis = Some((engine, multipv));
@@ -244,13 +285,13 @@ impl Session {
     }
 
     /// `mate`: an engine's tsume solver on the position, for at most `ms` milliseconds.
-    fn mate(&mut self, engine: usize, ms: u64) -> Result<(), String> {
+    fn mate(&mut self, engine: usize, ms: u64) -> Result<(), SessionError> {
         self.check_engine(engine)?;
         if !(1..=3_600_000).contains(&ms) {
-            return Err("ms must be 1 to 3600000".into());
+            return Err(SessionError::MateTime);
         }
         if self.player.is_some() {
-            return Err("an engine is playing: set its side to none first".into());
+            return Err(SessionError::EnginePlaying);
         }
         self.cancel_job();
         self.analysis = None;
@@ -260,15 +301,15 @@ impl Session {
     }
 
     /// `watch`: game `index` of the watched records, shown at `ply` (its last ply without one).
-    fn watch(&mut self, index: usize, ply: Option<usize>) -> Result<(), String> {
+    fn watch(&mut self, index: usize, ply: Option<usize>) -> Result<(), SessionError> {
         let watcher = self.watcher()?;
         watcher.refresh()?;
         let game = watcher
             .games()
             .into_iter()
             .nth(index)
-            .ok_or_else(|| format!("no game {index} in the watched file"))?
-            .map_err(String::clone)?
+            .ok_or(SessionError::NoWatchedGame(index))?
+            .map_err(FileGameError::clone)?
             .clone();
         let rec = watch::at_ply(&game, ply.unwrap_or(game.moves.len()))?;
         self.player = None;
@@ -277,14 +318,14 @@ impl Session {
         Ok(())
     }
 
-    fn check_engine(&self, engine: usize) -> Result<(), String> {
+    fn check_engine(&self, engine: usize) -> Result<(), SessionError> {
         if engine < self.specs.len() {
             Ok(())
         } else {
-            Err(format!(
-                "no engine {engine} (there are {})",
-                self.specs.len()
-            ))
+            Err(SessionError::NoEngine {
+                engine,
+                count: self.specs.len(),
+            })
         }
     }
 
@@ -326,9 +367,9 @@ impl Session {
             .is_some_and(|p| p.side == self.side_to_move())
     }
 
-    fn player_move(&mut self, usi: &str) -> Result<(), String> {
+    fn player_move(&mut self, usi: &str) -> Result<(), SessionError> {
         if self.engine_to_move() {
-            return Err("the engine is to move".into());
+            return Err(SessionError::EngineToMove);
         }
         let mut rec = self.record.clone();
         rec.play(usi)?;
@@ -354,10 +395,10 @@ impl Session {
         Ok(())
     }
 
-    fn take_back(&mut self) -> Result<(), String> {
+    fn take_back(&mut self) -> Result<(), SessionError> {
         let played = self.record.moves.len();
         if played == 0 {
-            return Err("no move to take back".into());
+            return Err(SessionError::NoTakeBack);
         }
         let n = match &self.player {
             // the engine's move is not in yet: only the player's own move goes
@@ -437,5 +478,42 @@ impl Session {
 impl Drop for Session {
     fn drop(&mut self) {
         self.cancel_job();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page shows these as they were written when they were strings.
+    #[test]
+    fn refusals_keep_their_text() {
+        let mut s = Session::new(Vec::new(), None);
+        let refused = |s: &mut Session, req| s.apply(req).unwrap_err().to_string();
+        assert_eq!(
+            refused(
+                &mut s,
+                Request::Analyse {
+                    engine: 0,
+                    multipv: 1
+                }
+            ),
+            "no engine 0 (there are 0)"
+        );
+        assert_eq!(SessionError::MultiPv.to_string(), "multipv must be 1 to 10");
+        assert_eq!(
+            SessionError::EnginePlaying.to_string(),
+            "an engine is playing: set its side to none first"
+        );
+        assert_eq!(
+            refused(
+                &mut s,
+                Request::Watch {
+                    index: 0,
+                    ply: None
+                }
+            ),
+            "no record file is watched (hayate gui --watch FILE)"
+        );
     }
 }

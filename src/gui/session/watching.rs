@@ -3,11 +3,8 @@
 use super::*;
 
 impl Session {
-    pub(super) fn watcher(&mut self) -> Result<&mut watch::Watcher, String> {
-        let path = self
-            .watch_path
-            .as_ref()
-            .ok_or_else(|| "no record file is watched (hayate gui --watch FILE)".to_string())?;
+    pub(super) fn watcher(&mut self) -> Result<&mut watch::Watcher, SessionError> {
+        let path = self.watch_path.as_ref().ok_or(SessionError::NotWatching)?;
         Ok(self
             .watcher
             .get_or_insert_with(|| watch::Watcher::new(path.clone())))
