@@ -15,9 +15,9 @@ fn main() -> ExitCode {
         Some(cli::Command::Match(m)) => cli::run_match(&m, &matches),
         Some(cli::Command::Mate(m)) => cli::mate::run_mate(&m),
         Some(cli::Command::Gui(g)) => cli::run_gui(&g, &matches),
-        Some(cli::Command::Selfplay(s)) => cli::learn::run_selfplay(&s),
-        Some(cli::Command::Train(t)) => cli::learn::run_train(&t),
-        Some(cli::Command::Data(d)) => cli::learn::run_data(&d),
+        Some(cli::Command::Selfplay(s)) => cli::selfplay::run_selfplay(&s),
+        Some(cli::Command::Train(t)) => cli::train::run_train(&t),
+        Some(cli::Command::Data(d)) => cli::data::run_data(&d),
         Some(cli::Command::Openings(o)) => cli::openings::run_openings(&o),
         Some(cli::Command::Tune(t)) => cli::tune::run_tune(&t),
         Some(cli::Command::Xboard) => {

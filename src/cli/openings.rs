@@ -58,7 +58,7 @@ pub fn run_openings(a: &OpeningsArgs) -> ExitCode {
         log::warn!("cannot catch Ctrl-C");
     }
     let Some(net) =
-        crate::cli::learn::eval_file_net_or_say("--eval-file", a.eval_file.as_deref(), a.variant.0)
+        crate::cli::eval_file_net_or_say("--eval-file", a.eval_file.as_deref(), a.variant.0)
     else {
         return ExitCode::FAILURE;
     };
@@ -68,7 +68,7 @@ pub fn run_openings(a: &OpeningsArgs) -> ExitCode {
         nodes: a.nodes.max(1),
         max_score: a.max_score,
         seed: a.seed,
-        threads: a.threads.unwrap_or_else(crate::cli::learn::all_cores),
+        threads: a.threads.unwrap_or_else(crate::cli::all_cores),
         hash_mb: a.hash.max(1),
         eval: match net {
             Some(n) => Scorer::Net(n),
