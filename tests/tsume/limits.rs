@@ -14,6 +14,7 @@ const LONG: &str =
 
 #[test]
 fn positions_without_a_mate_say_so_in_every_game() {
+    let _cpu = crate::shared();
     let none = MateLimits {
         time: Some(Duration::from_secs(20)),
         hash_mb: 8,
@@ -47,6 +48,7 @@ fn positions_without_a_mate_say_so_in_every_game() {
 
 #[test]
 fn stop_is_answered_within_50_ms() {
+    let _cpu = crate::exclusive();
     for threads in [1, 2] {
         stop_is_answered_within_50_ms_with(threads);
     }
@@ -79,6 +81,7 @@ fn stop_is_answered_within_50_ms_with(threads: usize) {
 
 #[test]
 fn time_and_node_limits_end_the_search_and_progress_is_reported() {
+    let _cpu = crate::exclusive();
     let pos = tsume_position::<Shogi>(LONG, DefenderHand::FillIfEmpty).unwrap();
     let stop = AtomicBool::new(false);
     let seen = Mutex::new(Vec::<MateProgress>::new());
@@ -109,6 +112,7 @@ fn time_and_node_limits_end_the_search_and_progress_is_reported() {
 
 #[test]
 fn an_omitted_defender_hand_means_all_remaining_pieces() {
+    let _cpu = crate::shared();
     let pos =
         tsume_position::<Shogi>("4k4/9/4P4/9/9/9/9/9/9 b G 1", DefenderHand::FillIfEmpty).unwrap();
     assert!(!pos.has_king(Color::Black));
@@ -145,6 +149,7 @@ fn an_omitted_defender_hand_means_all_remaining_pieces() {
 /// default share the same problem gets its exact length.
 #[test]
 fn a_cut_shortening_still_reports_a_checked_line() {
+    let _cpu = crate::shared();
     // 将棋図巧 No. 1, 33 plies from its end (tests/data/tsume/long.txt)
     let sfen = "1pG6/Gs+P6/pP7/n1lsS4/1k7/n3b4/1N+Bp5/1S7/9 b RPr2gn3l12p 1";
     let pos = tsume_position::<Shogi>(sfen, DefenderHand::AsGiven).unwrap();
@@ -180,6 +185,7 @@ fn a_cut_shortening_still_reports_a_checked_line() {
 /// fail as a timeout instead of hanging the test.
 #[test]
 fn saturated_numbers_still_reach_a_verdict() {
+    let _cpu = crate::shared();
     let limits = MateLimits {
         nodes: Some(5_000_000),
         hash_mb: 16,

@@ -10,3 +10,19 @@
 mod brute;
 mod limits;
 mod suites;
+
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+// The latency tests run alone: with the suites' searches on both cores of a small machine, a searcher could wait
+// for the scheduler longer than the 50 ms it has to answer a stop.
+static CPU: RwLock<()> = RwLock::new(());
+
+/// Held by ordinary tests: any number may run together.
+fn shared() -> RwLockReadGuard<'static, ()> {
+    CPU.read().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Held by the latency tests: no other test runs (and searches) meanwhile.
+fn exclusive() -> RwLockWriteGuard<'static, ()> {
+    CPU.write().unwrap_or_else(|e| e.into_inner())
+}

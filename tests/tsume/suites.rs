@@ -67,16 +67,19 @@ fn check_suite_with<V: Variant>(text: &str, brute_max: u16, limits: &MateLimits)
 
 #[test]
 fn shogi_13_ply_problems_from_a_public_set_have_their_length() {
+    let _cpu = crate::shared();
     check_suite::<Shogi>(include_str!("../data/tsume/shogi13.txt"), 0);
 }
 
 #[test]
 fn minishogi_suite_lengths_are_exact_and_brute_force_proven() {
+    let _cpu = crate::shared();
     check_suite::<Minishogi>(include_str!("../data/tsume/minishogi.txt"), 13);
 }
 
 #[test]
 fn yari_suite_lengths_are_exact_and_brute_force_proven() {
+    let _cpu = crate::shared();
     check_suite::<Yari>(include_str!("../data/tsume/yari.txt"), 9);
 }
 
@@ -84,6 +87,7 @@ fn yari_suite_lengths_are_exact_and_brute_force_proven() {
 /// either would have stored alone; which of them proves a node first varies from run to run).
 #[test]
 fn two_searchers_on_one_table_find_the_exact_lengths() {
+    let _cpu = crate::shared();
     check_suite_with::<Shogi>(
         include_str!("../data/tsume/shogi13.txt"),
         0,
@@ -101,6 +105,7 @@ fn two_searchers_on_one_table_find_the_exact_lengths() {
 /// tests/data/tsume/long.txt): the exact length, its line checked by replaying it.
 #[test]
 fn two_searchers_prove_a_45_ply_tail_exactly() {
+    let _cpu = crate::shared();
     let sfen = "1pG6/Gs+P6/pP7/n1lsS4/1k7/n5b2/1N+Bp5/1S7/9 b RPr2gn3l12p 1";
     let pos = tsume_position::<Shogi>(sfen, DefenderHand::AsGiven).unwrap();
     let limits = MateLimits {
@@ -117,6 +122,7 @@ fn two_searchers_prove_a_45_ply_tail_exactly() {
 
 #[test]
 fn short_shogi_problems_match_the_brute_force_search() {
+    let _cpu = crate::shared();
     // mate in 1 (head gold), 3 and 5 by the brute force; a futile interposition not counted (the rook's check
     // from a distance: the defender could drop between, unguarded, and it changes nothing)
     for sfen in [
@@ -140,6 +146,7 @@ fn short_shogi_problems_match_the_brute_force_search() {
 /// left in the attacker's hand; the solver reports a line without one.
 #[test]
 fn equal_length_lines_prefer_no_pieces_left_in_hand() {
+    let _cpu = crate::shared();
     use hayate::rules::movegen::GenMode;
     use hayate::rules::moves::MoveList;
     let sfen = "5/2k2/3+sG/+P3+S/4R b r2bgp 1";

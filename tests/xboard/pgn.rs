@@ -150,8 +150,9 @@ pub fn find_move<V: Variant>(pos: &Position<V>, token: &str) -> Result<Move, Str
 }
 
 /// Replays the game from the start position of `V` and checks that it ended by the rules with the result XBoard
-/// recorded: the side to move has no legal move, or the position occurred for the fourth time. Returns the
-/// number of moves.
+/// recorded: the side to move has no legal move, the position occurred for the fourth time, or (9×9) the side to
+/// move may declare a win by entering king under the engine's default rule (CSA rule 27), which Hayate then claims
+/// instead of moving. Returns the number of moves.
 pub fn judge<V: Variant>(game: &Game) -> Result<usize, String> {
     let mut pos = Position::<V>::startpos();
     for (i, token) in game.moves.iter().enumerate() {
@@ -163,6 +164,8 @@ pub fn judge<V: Variant>(game: &Game) -> Result<usize, String> {
     let won = if sente_to_move { "1-0" } else { "0-1" };
     let by_rule = if !pos.has_legal_move() {
         lost
+    } else if pos.can_declare(hayate::EnteringKingRule::default()) {
+        won
     } else {
         use hayate::rules::position::Repetition;
         match pos.repetition_verdict(4, usize::MAX).map(|v| v.result) {
