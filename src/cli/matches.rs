@@ -15,7 +15,7 @@ use hayate::host::time_control::TimeControl;
 use hayate::matches::stats::{SprtConfig, SprtError, SprtWord};
 use hayate::GameKind;
 
-use super::{engine_groups, GameArg};
+use super::{engine_groups, opening_lines, GameArg, ReadError};
 
 /// The words of `hayate match`.
 #[derive(Args, Debug)]
@@ -140,11 +140,8 @@ impl hayate::matches::Report for Console {
 /// Why `hayate match`'s options do not make a match.
 #[derive(Debug, thiserror::Error)]
 pub enum MatchArgError {
-    #[error("cannot read {}: {source}", .path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Read(#[from] ReadError),
     #[error("a match needs exactly two --engine options, not {0}")]
     EngineCount(usize),
     #[error("{0}")]
@@ -235,7 +232,7 @@ fn verify(args: &MatchArgs, path: &Path) -> ExitCode {
     let text = match std::fs::read_to_string(&file) {
         Ok(t) => t,
         Err(source) => {
-            eprintln!("error: {}", MatchArgError::Read { path: file, source });
+            eprintln!("error: {}", ReadError { path: file, source });
             return ExitCode::from(2);
         }
     };
@@ -297,17 +294,7 @@ fn match_config(
         .map(DrawRule::from_words)
         .transpose()
         .map_err(MatchArgError::Draw)?;
-    let openings = match &args.openings {
-        Some(p) => std::fs::read_to_string(p)
-            .map_err(|source| MatchArgError::Read {
-                path: p.clone(),
-                source,
-            })?
-            .lines()
-            .map(str::to_string)
-            .collect(),
-        None => Vec::new(),
-    };
+    let openings = opening_lines(args.openings.as_deref())?;
     Ok(hayate::matches::MatchConfig {
         engines,
         tcs,

@@ -127,3 +127,23 @@ pub fn eval_file_net_or_say(
         .map_err(|e| eprintln!("error: {e}"))
         .ok()
 }
+
+/// A file a subcommand could not read, in the words `hayate match` and `hayate tune` print.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {}: {source}", .path.display())]
+pub struct ReadError {
+    pub path: std::path::PathBuf,
+    pub source: std::io::Error,
+}
+
+/// The lines of an openings file (`--openings`); none without one.
+pub fn opening_lines(path: Option<&std::path::Path>) -> Result<Vec<String>, ReadError> {
+    let Some(p) = path else {
+        return Ok(Vec::new());
+    };
+    let text = std::fs::read_to_string(p).map_err(|source| ReadError {
+        path: p.to_path_buf(),
+        source,
+    })?;
+    Ok(text.lines().map(str::to_string).collect())
+}

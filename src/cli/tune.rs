@@ -69,12 +69,8 @@ enum TuneArgError {
     Param(#[from] hayate::matches::spsa::ParamSpecError),
     #[error("--resign: {0}")]
     Resign(hayate::host::adjudication::RuleError),
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Read(#[from] super::ReadError),
 }
 
 pub fn run_tune(a: &TuneArgs) -> ExitCode {
@@ -111,17 +107,7 @@ fn config(a: &TuneArgs) -> Result<SpsaConfig, TuneArgError> {
         .map(ResignRule::from_words)
         .transpose()
         .map_err(TuneArgError::Resign)?;
-    let openings = match &a.openings {
-        Some(p) => std::fs::read_to_string(p)
-            .map_err(|source| TuneArgError::Read {
-                path: p.clone(),
-                source,
-            })?
-            .lines()
-            .map(str::to_string)
-            .collect(),
-        None => Vec::new(),
-    };
+    let openings = super::opening_lines(a.openings.as_deref())?;
     let tc = spec.tc.unwrap_or(a.tc);
     Ok(SpsaConfig {
         template: MatchConfig {
