@@ -12,6 +12,7 @@ use clap::{ArgAction, ArgMatches, Args};
 use hayate::host::adjudication::{DrawRule, DrawWord, ResignRule, ResignWord, RuleError};
 use hayate::host::engine_process::{EngineSpec, EngineSpecError};
 use hayate::host::time_control::TimeControl;
+use hayate::matches::play::GameLimits;
 use hayate::matches::stats::{SprtConfig, SprtError, SprtWord};
 use hayate::GameKind;
 
@@ -38,10 +39,10 @@ pub struct MatchArgs {
     #[arg(long, value_name = "SPEC", value_parser = TimeControl::parse)]
     pub tc: Option<TimeControl>,
     /// Milliseconds an engine may exceed its time before it loses on time.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = GameLimits::TOLERANCE_MS)]
     pub tolerance: u64,
     /// Milliseconds a move under nodes= or depth= may take before the engine counts as hung.
-    #[arg(long, default_value_t = 60_000)]
+    #[arg(long, default_value_t = GameLimits::HANG_TIMEOUT_MS)]
     pub hang_timeout: u64,
     /// Draw a game at this many plies (opening moves included; 0: no limit) [default: 512; with --verify, the
     /// length that `maxplies` games must have, unchecked by default].
@@ -74,7 +75,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 10_000)]
     pub ready_timeout: u64,
     /// Milliseconds to wait for bestmove after `stop` before an engine counts as hung.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = GameLimits::STOP_GRACE_MS)]
     pub stop_grace: u64,
     /// Do not play: replay every game of this record file (or DIR/games.txt) with the rules core and check its
     /// result.
@@ -257,8 +258,6 @@ fn match_config(
     args: &MatchArgs,
     groups: &[Vec<String>],
 ) -> Result<hayate::matches::MatchConfig, MatchArgError> {
-    use hayate::matches::play::GameLimits;
-
     let [e1, e2] = match groups {
         [a, b] => [a, b].map(|w| EngineSpec::parse(w).map_err(MatchArgError::Engine)),
         _ => return Err(MatchArgError::EngineCount(groups.len())),
@@ -305,7 +304,7 @@ fn match_config(
             tolerance: Duration::from_millis(args.tolerance),
             stop_grace: Duration::from_millis(args.stop_grace),
             hang_timeout: Duration::from_millis(args.hang_timeout),
-            max_plies: args.max_plies.unwrap_or(512),
+            max_plies: args.max_plies.unwrap_or(GameLimits::MAX_PLIES),
             resign,
             draw,
         },

@@ -28,6 +28,26 @@ pub struct GameLimits {
     pub draw: Option<DrawRule>,
 }
 
+impl GameLimits {
+    /// `hayate match`'s defaults, which `hayate tune` plays under too.
+    pub const TOLERANCE_MS: u64 = 200;
+    pub const STOP_GRACE_MS: u64 = 1000;
+    pub const HANG_TIMEOUT_MS: u64 = 60_000;
+    pub const MAX_PLIES: usize = 512;
+
+    /// The default limits with these adjudication rules.
+    pub fn standard(resign: Option<ResignRule>, draw: Option<DrawRule>) -> GameLimits {
+        GameLimits {
+            tolerance: Duration::from_millis(Self::TOLERANCE_MS),
+            stop_grace: Duration::from_millis(Self::STOP_GRACE_MS),
+            hang_timeout: Duration::from_millis(Self::HANG_TIMEOUT_MS),
+            max_plies: Self::MAX_PLIES,
+            resign,
+            draw,
+        }
+    }
+}
+
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
