@@ -232,7 +232,7 @@ impl<V: GameEval> Worker<'_, V> {
         let (raw_eval, static_eval) = self.static_eval(tt, in_check);
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
-        let node = Node {
+        let mut node = Node {
             ply,
             depth,
             kind,
@@ -247,6 +247,17 @@ impl<V: GameEval> Worker<'_, V> {
             if let Some(s) = self.prune_node(&node, alpha, beta, tt) {
                 return s;
             }
+        }
+
+        // Step 9c. Internal iterative reduction: a PV or cut node that the table knows no move for was not
+        // searched before (or its entry was lost), so its move ordering is a guess; it is searched a ply
+        // shallower, which costs little and fills the table for the deeper search of the next iteration.
+        if (pv_node || kind == NodeKind::Cut)
+            && excluded.is_none()
+            && depth >= self.params().iir_min_depth
+            && tt.is_none_or(|t| t.mv == Move::NONE)
+        {
+            node.depth -= 1;
         }
 
         // Steps 10 to 17. The moves (`search_moves`).
