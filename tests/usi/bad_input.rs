@@ -378,7 +378,11 @@ fn search_params_option_is_checked_and_changes_the_search() {
     assert_eq!(search_signature(&mut e), plain);
     // internal iterative reduction is off by default (its SPRT has not passed) and on by its depth
     e.accept("setoption name SearchParams value iir_min_depth=2");
-    assert_ne!(search_signature(&mut e), plain, "iir_min_depth=2 changes nothing");
+    assert_ne!(
+        search_signature(&mut e),
+        plain,
+        "iir_min_depth=2 changes nothing"
+    );
     e.accept("setoption name SearchParams value iir_min_depth=1000");
     assert_eq!(search_signature(&mut e), plain);
     e.send("quit");
