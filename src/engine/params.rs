@@ -116,8 +116,8 @@ impl SearchParams {
     };
 }
 
-/// An `iir_min_depth` no search reaches: internal iterative reduction off.
-pub const IIR_OFF: i32 = 1000;
+/// An `iir_min_depth` no search reaches (no depth exceeds the ply limit): internal iterative reduction off.
+pub const IIR_OFF: i32 = crate::engine::search::MAX_PLY as i32 + 1;
 
 impl SearchParams {
     /// The values a game searches with when no override is set (its `GameEval::SEARCH`).
