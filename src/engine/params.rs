@@ -66,6 +66,14 @@ pub struct SearchParams {
     pub lmr_min_depth: i32,
     pub lmr_min_searched: i32,
     pub lmr_cut_node: i32,
+    /// Late-move reductions: plies more for a quiet move where the table's move is a capture or promotion
+    /// (Stockfish's ttCapture: the node's best is likely a material gain, which a quiet move seldom beats).
+    /// 0: off until an SPRT says otherwise.
+    pub lmr_tt_noisy: i32,
+    /// A reduced move that beats alpha is searched again at full depth, a ply deeper when its reduced score
+    /// beat the best so far by more than `lmr_deeper_margin` (Stockfish's doDeeperSearch); `LMR_DEEPER_OFF`:
+    /// never.
+    pub lmr_deeper_margin: i32,
     /// Quiescence search: delta pruning's margin, and its ply limit.
     pub delta_margin: i32,
     pub qsearch_max_plies: i32,
@@ -108,6 +116,8 @@ impl SearchParams {
         lmr_min_depth: 3,
         lmr_min_searched: 3,
         lmr_cut_node: 2,
+        lmr_tt_noisy: 0,
+        lmr_deeper_margin: LMR_DEEPER_OFF,
         delta_margin: 200,
         qsearch_max_plies: 16,
         aspiration_delta: 40,
@@ -115,6 +125,9 @@ impl SearchParams {
         aspiration_max: 1500,
     };
 }
+
+/// An `lmr_deeper_margin` no score reaches (scores stay within the mate bounds): the re-search never deepened.
+pub const LMR_DEEPER_OFF: i32 = 100_000;
 
 /// An `iir_min_depth` no search reaches (no depth exceeds the ply limit): internal iterative reduction off.
 pub const IIR_OFF: i32 = crate::engine::search::MAX_PLY as i32 + 1;
@@ -181,6 +194,8 @@ named_fields!(
     lmr_min_depth,
     lmr_min_searched,
     lmr_cut_node,
+    lmr_tt_noisy,
+    lmr_deeper_margin,
     delta_margin,
     qsearch_max_plies,
     aspiration_delta,

@@ -250,9 +250,14 @@ fn custom_minishogi_net(path: &str) -> Vec<u8> {
 /// What a search from the start position in a fresh game shows of the evaluation: each depth's score, node
 /// count and line (the clock's fields left out).
 fn search_signature(e: &mut Engine) -> Vec<String> {
+    search_signature_at(e, "startpos", 4)
+}
+
+/// The same from `position <at>` to `depth`.
+fn search_signature_at(e: &mut Engine, at: &str, depth: u32) -> Vec<String> {
     e.accept("usinewgame");
-    e.accept("position startpos");
-    e.send("go depth 4");
+    e.accept(&format!("position {at}"));
+    e.send(&format!("go depth {depth}"));
     let (best, before) = e.bestmove(SEARCH);
     let mut sig: Vec<String> = before
         .iter()
@@ -385,6 +390,21 @@ fn search_params_option_is_checked_and_changes_the_search() {
     );
     e.accept("setoption name SearchParams value iir_min_depth=1000");
     assert_eq!(search_signature(&mut e), plain);
+    // the late-move knobs that wait for their SPRT: off by default, each changes the search when set (in a
+    // middlegame with captures about, where table moves are captures and reduced moves fail high)
+    let middlegame =
+        "sfen lnsgk1snl/5g1s1/+Rp1ppp1pp/2p3p2/7b1/1P7/P2PPPPPP/2G1KSGR1/LN+b4NL w Pp 20";
+    let plain_middlegame = search_signature_at(&mut e, middlegame, 7);
+    for knob in ["lmr_tt_noisy=1", "lmr_deeper_margin=0"] {
+        e.accept(&format!("setoption name SearchParams value {knob}"));
+        assert_ne!(
+            search_signature_at(&mut e, middlegame, 7),
+            plain_middlegame,
+            "{knob} changes nothing"
+        );
+        e.accept("setoption name SearchParams value <empty>");
+    }
+    assert_eq!(search_signature_at(&mut e, middlegame, 7), plain_middlegame);
     e.send("quit");
     let status = e.wait_exit(QUICK);
     assert!(status.is_some_and(|s| s.success()), "quit: {status:?}");

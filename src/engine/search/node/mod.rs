@@ -74,6 +74,8 @@ struct Node {
     raw_eval: i32,
     /// The static score beats the one two plies up.
     improving: bool,
+    /// The table's move is a capture or a promotion.
+    tt_noisy: bool,
 }
 
 impl Node {
@@ -232,6 +234,7 @@ impl<V: GameEval> Worker<'_, V> {
         let (raw_eval, static_eval) = self.static_eval(tt, in_check);
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        let tt_noisy = tt.is_some_and(|t| !t.mv.is_none() && !self.is_quiet(t.mv));
         let mut node = Node {
             ply,
             depth,
@@ -240,6 +243,7 @@ impl<V: GameEval> Worker<'_, V> {
             static_eval,
             raw_eval,
             improving,
+            tt_noisy,
         };
 
         // Steps 7 to 9b. Pruning the whole node on a static guess (`prune_node`).
@@ -356,7 +360,7 @@ impl<V: GameEval> Worker<'_, V> {
             let r = self.reduction(n, c, new_depth, searched);
 
             // Step 15. Make the move and search it (`search_move`).
-            let score = self.search_move(n, m, next_key, tried.alpha, beta, new_depth, r, searched);
+            let score = self.search_move(n, m, next_key, &tried, beta, new_depth, r, searched);
             if self.stopped {
                 return 0;
             }
@@ -389,12 +393,13 @@ impl<V: GameEval> Worker<'_, V> {
         n: &Node,
         m: Move,
         next_key: u64,
-        alpha: i32,
+        tried: &Tried,
         beta: i32,
         new_depth: i32,
         r: i32,
         searched: i32,
     ) -> i32 {
+        let alpha = tried.alpha;
         self.make(m);
         debug_assert_eq!(
             self.pos.key(),
@@ -404,7 +409,7 @@ impl<V: GameEval> Worker<'_, V> {
         let score = if searched == 0 {
             -self.search(-beta, -alpha, new_depth, n.ply + 1, n.kind.first_child())
         } else {
-            self.search_late_move(n, alpha, beta, new_depth, r)
+            self.search_late_move(n, alpha, beta, tried.best, new_depth, r)
         };
         self.unmake();
         score

@@ -6,7 +6,7 @@ use super::{Candidate, Node, NodeKind};
 use crate::engine::eval::GameEval;
 use crate::engine::search::driver::Worker;
 use crate::engine::search::ordering::HISTORY_LIMIT;
-use crate::engine::search::MAX_PLY;
+use crate::engine::search::{MATE_BOUND, MAX_PLY};
 use crate::rules::moves::MAX_MOVES;
 
 /// The late-move reduction before adjustments, 0.6·ln(depth)·ln(moves searched) + 0.5 rounded down, as computed
@@ -77,6 +77,9 @@ impl<V: GameEval> Worker<'_, V> {
         if n.kind == NodeKind::Cut {
             r += p.lmr_cut_node;
         }
+        if n.tt_noisy {
+            r += p.lmr_tt_noisy;
+        }
         // moves that have often cut off elsewhere are reduced less, moves that never do more
         r -= self.ordering.history(self.pos.side_to_move(), c.mv) / (HISTORY_LIMIT / 2);
         r.clamp(0, new_depth - 1)
@@ -87,13 +90,15 @@ impl<V: GameEval> Worker<'_, V> {
     /// is searched at full depth, and at a PV node with the full window to get its exact score and line.
     /// Cut nodes alternate as in Stockfish: the reduced search's node is expected to fail high (it only has to
     /// refute the late move), a full-depth null-window search is the opposite of this node, and a PV search is
-    /// neither.
+    /// neither. A reduced score far above the best so far (`lmr_deeper_margin`) has the full-depth search go a
+    /// ply deeper: the move looks better than the reduction assumed.
     pub(super) fn search_late_move(
         &mut self,
         n: &Node,
         alpha: i32,
         beta: i32,
-        new_depth: i32,
+        best: i32,
+        mut new_depth: i32,
         r: i32,
     ) -> i32 {
         let ply = n.ply + 1;
@@ -109,6 +114,9 @@ impl<V: GameEval> Worker<'_, V> {
             },
         );
         if s > alpha && r > 0 && !self.stopped {
+            if s > best.saturating_add(self.params().lmr_deeper_margin) && s < MATE_BOUND {
+                new_depth += 1;
+            }
             s = -self.search(-alpha - 1, -alpha, new_depth, ply, n.kind.opposite());
         }
         if s > alpha && s < beta && n.is_pv() && !self.stopped {
