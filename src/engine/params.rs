@@ -57,8 +57,8 @@ pub struct SearchParams {
     pub quiet_see_depth: i32,
     pub quiet_see_per_depth_sq: i32,
     /// Internal iterative reduction (step 9c): from this depth, a PV or cut node without a table move is
-    /// searched a ply shallower. Off (`IIR_OFF`) until its SPRT passes: with 4, the 9×9 bench to depth 13 takes
-    /// 6.5 M nodes instead of 21.2 M, and 2,380 games at byoyomi 40 scored +10.5 +/- 13.9 without a verdict
+    /// searched a ply shallower. Off (`IIR_OFF`): with 4, the 9×9 bench to depth 13 takes 6.5 M nodes instead
+    /// of 21.2 M, but 2,380 games at byoyomi 40 scored +10.5 +/- 13.9 and 2,385 at byoyomi 20 -8.0 +/- 13.8
     /// (docs/strength.md); `SearchParams iir_min_depth=4` turns it on for a test or a tuning run.
     pub iir_min_depth: i32,
     /// Late-move reductions (step 14): from this depth, after this many moves; `lmr_cut_node` plies more at cut
