@@ -71,6 +71,10 @@ pub struct BenchArgs {
     /// Search with the classical evaluation only (UseNNUE false).
     #[arg(long)]
     pub no_nnue: bool,
+    /// Search parameters in place of the game's own, as the `SearchParams` option takes them (`name=value`
+    /// words separated by commas): the tree a tuning run's values or a knob under test would search.
+    #[arg(long, default_value = "")]
+    pub search_params: hayate::engine::params::ParamOverrides,
 }
 
 pub fn run_bench(args: &BenchArgs) -> ExitCode {
@@ -88,6 +92,7 @@ pub fn run_bench(args: &BenchArgs) -> ExitCode {
     }
     let mut searcher = Searcher::new(args.threads as usize, args.hash as usize);
     searcher.use_nnue = !args.no_nnue;
+    searcher.param_overrides = args.search_params.clone();
     if let Some(path) = &args.eval_file {
         match hayate::engine::nnue::load_any(path, games) {
             Ok((g, net)) => {

@@ -74,6 +74,10 @@ pub struct SearchParams {
     /// beat the best so far by more than `lmr_deeper_margin` (Stockfish's doDeeperSearch); `LMR_DEEPER_OFF`:
     /// never.
     pub lmr_deeper_margin: i32,
+    /// Late-move reductions of captures and promotions: from this many moves searched, a ply less than a quiet
+    /// move's base reduction (Stockfish reduces late captures too; in shogi every move into the zone is a
+    /// promotion, so many late moves are noisy). `LMR_NOISY_OFF`: never.
+    pub lmr_noisy_min_searched: i32,
     /// Quiescence search: delta pruning's margin, and its ply limit.
     pub delta_margin: i32,
     pub qsearch_max_plies: i32,
@@ -118,6 +122,7 @@ impl SearchParams {
         lmr_cut_node: 2,
         lmr_tt_noisy: 0,
         lmr_deeper_margin: LMR_DEEPER_OFF,
+        lmr_noisy_min_searched: LMR_NOISY_OFF,
         delta_margin: 200,
         qsearch_max_plies: 16,
         aspiration_delta: 40,
@@ -128,6 +133,9 @@ impl SearchParams {
 
 /// An `lmr_deeper_margin` no score reaches (scores stay within the mate bounds): the re-search never deepened.
 pub const LMR_DEEPER_OFF: i32 = 100_000;
+
+/// An `lmr_noisy_min_searched` no node reaches (it has fewer moves): captures and promotions never reduced.
+pub const LMR_NOISY_OFF: i32 = crate::rules::moves::MAX_MOVES as i32;
 
 /// An `iir_min_depth` no search reaches (no depth exceeds the ply limit): internal iterative reduction off.
 pub const IIR_OFF: i32 = crate::engine::search::MAX_PLY as i32 + 1;
@@ -196,6 +204,7 @@ named_fields!(
     lmr_cut_node,
     lmr_tt_noisy,
     lmr_deeper_margin,
+    lmr_noisy_min_searched,
     delta_margin,
     qsearch_max_plies,
     aspiration_delta,

@@ -246,3 +246,28 @@ fn bench_signature_matches_the_newest_commit_that_states_one() {
         wrong.join("\n")
     );
 }
+
+/// `--search-params` searches with other values: the game's own values written out give the same tree, a
+/// changed value another, and a name the search does not have is refused with an error naming it.
+#[test]
+fn bench_takes_search_params() {
+    let base = ["--variant", "minishogi", "--depth", "6"];
+    let plain = bench_nodes(&base);
+    let with = |sp: &str| {
+        let mut args = base.to_vec();
+        args.extend(["--search-params", sp]);
+        bench_nodes(&args)
+    };
+    assert_eq!(with("futility_base=150,lmp_base=4"), plain);
+    assert_ne!(with("futility_base=0,lmp_base=0"), plain);
+    let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .args(["bench", "--search-params", "razor=3"])
+        .output()
+        .expect("hayate runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("unknown search parameter 'razor'"),
+        "stderr: {err}"
+    );
+}

@@ -395,7 +395,11 @@ fn search_params_option_is_checked_and_changes_the_search() {
     let middlegame =
         "sfen lnsgk1snl/5g1s1/+Rp1ppp1pp/2p3p2/7b1/1P7/P2PPPPPP/2G1KSGR1/LN+b4NL w Pp 20";
     let plain_middlegame = search_signature_at(&mut e, middlegame, 7);
-    for knob in ["lmr_tt_noisy=1", "lmr_deeper_margin=0"] {
+    for knob in [
+        "lmr_tt_noisy=1",
+        "lmr_deeper_margin=0",
+        "lmr_noisy_min_searched=3",
+    ] {
         e.accept(&format!("setoption name SearchParams value {knob}"));
         assert_ne!(
             search_signature_at(&mut e, middlegame, 7),

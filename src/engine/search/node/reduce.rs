@@ -57,12 +57,24 @@ impl<V: GameEval> Worker<'_, V> {
     /// 8.8 M reducing them).
     pub(super) fn reduction(&self, n: &Node, c: Candidate, new_depth: i32, searched: i32) -> i32 {
         let p = self.params();
-        if n.depth < p.lmr_min_depth
-            || searched < p.lmr_min_searched
-            || !c.quiet
-            || n.in_check
-            || (c.gives_check && n.is_pv())
-        {
+        if n.depth < p.lmr_min_depth || n.in_check || (c.gives_check && n.is_pv()) {
+            return 0;
+        }
+        if !c.quiet {
+            // a late capture or promotion: the ordering put it after the winning ones and the killers
+            if searched < p.lmr_noisy_min_searched {
+                return 0;
+            }
+            let mut r = reduction_table(n.depth, searched) - 1;
+            if n.is_pv() {
+                r -= 1;
+            }
+            if n.kind == NodeKind::Cut {
+                r += 1;
+            }
+            return r.clamp(0, new_depth - 1);
+        }
+        if searched < p.lmr_min_searched {
             return 0;
         }
         let mut r = reduction_table(n.depth, searched);
