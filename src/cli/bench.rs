@@ -72,7 +72,8 @@ pub struct BenchArgs {
     #[arg(long)]
     pub no_nnue: bool,
     /// Search parameters in place of the game's own, as the `SearchParams` option takes them (`name=value`
-    /// words separated by commas): the tree a tuning run's values or a knob under test would search.
+    /// words separated by commas): the tree a tuning run's values or a knob under test would search. For the
+    /// fixed-depth run; `--scaling` times the game's own values.
     #[arg(long, default_value = "")]
     pub search_params: hayate::engine::params::ParamOverrides,
 }
