@@ -74,9 +74,10 @@ pub struct SearchParams {
     /// beat the best so far by more than `lmr_deeper_margin` (Stockfish's doDeeperSearch); `LMR_DEEPER_OFF`:
     /// never.
     pub lmr_deeper_margin: i32,
-    /// Late-move reductions of captures and promotions: from this many moves searched, a ply less than a quiet
-    /// move's base reduction (Stockfish reduces late captures too; in shogi every move into the zone is a
-    /// promotion, so many late moves are noisy). `LMR_NOISY_OFF`: never.
+    /// Late-move reductions of captures and promotions: from this many moves searched, reduced as a quiet
+    /// move is (the PV and cut-node terms), a ply less and without the killer and history terms (Stockfish
+    /// reduces late captures too; in shogi every move into the zone is a promotion, so many late moves are
+    /// noisy). `LMR_NOISY_OFF`: never.
     pub lmr_noisy_min_searched: i32,
     /// Quiescence search: delta pruning's margin, and its ply limit.
     pub delta_margin: i32,

@@ -50,7 +50,7 @@ impl<V: GameEval> Worker<'_, V> {
     /// it is searched shallower first (and again at full depth if it does beat alpha). The reduction grows with
     /// the depth and the number of moves searched before (`REDUCTIONS`); it is one less at PV nodes and for
     /// killers, two more at cut nodes, and less or more by the move's history. Not for the first three moves,
-    /// captures, promotions, evasions, nor checks at PV nodes. This is where the search's depth comes from: most
+    /// captures and promotions (unless `lmr_noisy_min_searched` is set), evasions, nor checks at PV nodes. This is where the search's depth comes from: most
     /// moves of most nodes are reduced. Quiet checks elsewhere are reduced like any quiet move: with pieces in
     /// hand nearly every position has many checking drops, and searching them all at full depth made the tree
     /// explode wherever a king is exposed (9x9 bench to depth 12: 42.0 M nodes, 37.9 M of them in position 8;
@@ -60,34 +60,30 @@ impl<V: GameEval> Worker<'_, V> {
         if n.depth < p.lmr_min_depth || n.in_check || (c.gives_check && n.is_pv()) {
             return 0;
         }
-        if !c.quiet {
-            // a late capture or promotion: the ordering put it after the winning ones and the killers
-            if searched < p.lmr_noisy_min_searched {
-                return 0;
-            }
-            let mut r = reduction_table(n.depth, searched) - 1;
-            if n.is_pv() {
-                r -= 1;
-            }
-            if n.kind == NodeKind::Cut {
-                r += 1;
-            }
-            return r.clamp(0, new_depth - 1);
-        }
-        if searched < p.lmr_min_searched {
+        // a late capture or promotion (the ordering put it after the winning ones and the killers) waits for its
+        // own move count, and is reduced a ply less than a quiet move; the quiet moves' statistics are not its own
+        let min_searched = if c.quiet {
+            p.lmr_min_searched
+        } else {
+            p.lmr_noisy_min_searched
+        };
+        if searched < min_searched {
             return 0;
         }
         let mut r = reduction_table(n.depth, searched);
         if n.is_pv() {
             r -= 1;
         }
-        if self.ordering.is_killer(n.ply, c.mv) {
-            r -= 1;
-        }
         // at a node expected to fail high, only one move has to reach beta and the late ones seldom do: two
         // plies more (against none: 9x9, byoyomi 100, 400 games from balanced openings, +22.6 +/- 34.1)
         if n.kind == NodeKind::Cut {
             r += p.lmr_cut_node;
+        }
+        if !c.quiet {
+            return (r - 1).clamp(0, new_depth - 1);
+        }
+        if self.ordering.is_killer(n.ply, c.mv) {
+            r -= 1;
         }
         if n.tt_noisy {
             r += p.lmr_tt_noisy;
