@@ -39,6 +39,11 @@ pub struct SearchParams {
     pub singular_min_depth: i32,
     pub singular_tt_slack: i32,
     pub singular_margin_per_depth: i32,
+    /// Double extension: a table move that stays singular by `singular_double_margin` more (the others below
+    /// its score less this as well) is searched two plies deeper at a non-PV node, at most
+    /// `DOUBLE_EXTENSIONS_MAX` times along one line (Stockfish's doubleExtensions: a line that hangs on one
+    /// forced move after another). `SINGULAR_DOUBLE_OFF`: never.
+    pub singular_double_margin: i32,
     /// Pruning of captures, promotions and checks (step 12): up to this depth, those losing more than
     /// `noisy_see_per_depth · depth` by static exchange.
     pub noisy_see_depth: i32,
@@ -108,6 +113,7 @@ impl SearchParams {
         singular_min_depth: 8,
         singular_tt_slack: 3,
         singular_margin_per_depth: 2,
+        singular_double_margin: SINGULAR_DOUBLE_OFF,
         noisy_see_depth: 6,
         noisy_see_per_depth: 120,
         lmp_depth: 8,
@@ -137,6 +143,12 @@ pub const LMR_DEEPER_OFF: i32 = 100_000;
 
 /// An `lmr_noisy_min_searched` no node reaches (it has fewer moves): captures and promotions never reduced.
 pub const LMR_NOISY_OFF: i32 = crate::rules::moves::MAX_MOVES as i32;
+
+/// A `singular_double_margin` no score reaches (scores stay within the mate bounds): never two plies.
+pub const SINGULAR_DOUBLE_OFF: i32 = 100_000;
+
+/// The double extensions one line may take, so that a chain of them cannot run the search to the ply limit.
+pub const DOUBLE_EXTENSIONS_MAX: u8 = 6;
 
 /// An `iir_min_depth` no search reaches (no depth exceeds the ply limit): internal iterative reduction off.
 pub const IIR_OFF: i32 = crate::engine::search::MAX_PLY as i32 + 1;
@@ -190,6 +202,7 @@ named_fields!(
     singular_min_depth,
     singular_tt_slack,
     singular_margin_per_depth,
+    singular_double_margin,
     noisy_see_depth,
     noisy_see_per_depth,
     lmp_depth,

@@ -38,6 +38,8 @@ pub(super) struct Worker<'a, V: GameEval> {
     pub(super) evals: [i32; MAX_PLY + 1],
     /// The move a singular-extension search leaves out at each ply (`Move::NONE` in an ordinary search).
     pub(super) excluded: [Move; MAX_PLY + 1],
+    /// The double extensions on the line from the root to each ply (step 13).
+    pub(super) double_extensions: [u8; MAX_PLY + 2],
     /// The search has been stopped: every node returns at once, and the unfinished iteration is thrown away.
     pub(super) stopped: bool,
     next_progress: Duration,
@@ -67,6 +69,7 @@ impl<'a, V: GameEval> Worker<'a, V> {
             pv_len: [0; MAX_PLY + 1],
             evals: [-INFINITE; MAX_PLY + 1],
             excluded: [Move::NONE; MAX_PLY + 1],
+            double_extensions: [0; MAX_PLY + 2],
             stopped: false,
             next_progress: Duration::from_secs(1),
             root_moves: Vec::new(),

@@ -99,6 +99,7 @@ struct Tried {
 enum Singular {
     No,
     Extend,
+    ExtendTwice,
     Reduce,
     Cut(i32),
 }
@@ -184,6 +185,8 @@ impl<V: GameEval> Worker<'_, V> {
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply, 0);
         }
+        // a child searched before the move loop (null move, ProbCut) inherits this line's double extensions
+        self.double_extensions[ply + 1] = self.double_extensions[ply];
 
         // Step 2. Count the node and check for an aborted search (`enter_node`).
         if !self.enter_node(ply) {
@@ -355,6 +358,7 @@ impl<V: GameEval> Worker<'_, V> {
                 ControlFlow::Break(s) => return s,
             };
             let new_depth = depth - 1 + ext;
+            self.double_extensions[ply + 1] = self.double_extensions[ply] + u8::from(ext >= 2);
 
             // Step 14. Late move reductions, decided before the move is played (they read the mover's history).
             let r = self.reduction(n, c, new_depth, searched);

@@ -5,6 +5,7 @@ use std::ops::ControlFlow;
 
 use super::{score_from_tt, Candidate, Node, NodeKind, Singular};
 use crate::engine::eval::{see_ge, GameEval};
+use crate::engine::params::DOUBLE_EXTENSIONS_MAX;
 use crate::engine::search::driver::Worker;
 use crate::engine::search::{MATE, MATE_BOUND, MAX_PLY};
 use crate::engine::tt::{Bound, TtData};
@@ -160,7 +161,14 @@ impl<V: GameEval> Worker<'_, V> {
         );
         self.excluded[n.ply] = Move::NONE;
         if v < singular_beta {
-            Singular::Extend
+            if !n.is_pv()
+                && v < singular_beta.saturating_sub(p.singular_double_margin)
+                && self.double_extensions[n.ply] < DOUBLE_EXTENSIONS_MAX
+            {
+                Singular::ExtendTwice
+            } else {
+                Singular::Extend
+            }
         } else if singular_beta >= beta {
             Singular::Cut(singular_beta)
         } else if tt_score >= beta {
@@ -290,9 +298,10 @@ impl<V: GameEval> Worker<'_, V> {
     /// Singular extension: when the table's move is the only good one here (every other move, searched
     /// shallower, stays well below its score), it is searched a ply deeper, since the line hangs on it. When
     /// another move also reaches beta, the node has several good moves and fails high at once (multi-cut); when
-    /// the table's score alone beats beta, the table's move is searched a ply shallower. Costs one reduced search
+    /// the table's score alone beats beta, the table's move is searched a ply shallower. Off the PV, a move far
+    /// below the others' bound is searched two plies deeper (`singular_double_margin`). Costs one reduced search
     /// at deep nodes with a table move.
-    /// Continue with the extension in plies (-1 to 1), or Break with the node's score (a multi-cut, or 0 once
+    /// Continue with the extension in plies (-1 to 2), or Break with the node's score (a multi-cut, or 0 once
     /// the search was stopped).
     #[inline]
     pub(super) fn extension(
@@ -310,6 +319,7 @@ impl<V: GameEval> Worker<'_, V> {
         if m == tt_move && ext == 0 {
             match self.singular(n, tt, m, beta) {
                 Singular::Extend => ext = 1,
+                Singular::ExtendTwice => ext = 2,
                 Singular::Reduce => ext = -1,
                 Singular::Cut(s) => return ControlFlow::Break(s),
                 Singular::No => {}
