@@ -135,7 +135,7 @@ fn tune_refuses_bad_parameters() {
         ),
         (
             "razor_base:400:600",
-            "error: razor_base: the range 400..600 is empty or does not hold the start 300",
+            "error: razor_base: the range 400..600 is empty or does not hold the start 225",
         ),
     ] {
         let r = run_tune(

@@ -379,7 +379,7 @@ fn search_params_option_is_checked_and_changes_the_search() {
     }
     // the refused values left the last good ones in place
     assert_eq!(search_signature(&mut e), changed);
-    e.accept("setoption name SearchParams value lmr_cut_node=2 futility_base=150");
+    e.accept("setoption name SearchParams value lmr_cut_node=2 futility_base=149");
     assert_eq!(search_signature(&mut e), plain);
     e.accept("setoption name SearchParams value <empty>");
     assert_eq!(search_signature(&mut e), plain);

@@ -33,5 +33,5 @@ impl GameEval for Shogi {
     ];
     const MOBILITY: i32 = 34;
     const CORRECTION: bool = true;
-    const SEARCH: SearchParams = SearchParams::BASE;
+    const SEARCH: SearchParams = SearchParams::SHOGI;
 }
