@@ -1,9 +1,9 @@
 //! The search's margins and depth limits, named in one place. Each game has its own instance
 //! (`GameEval::SEARCH`); a search reads it with the overrides of the `SearchParams` option applied
 //! ([`ParamOverrides`], what `hayate tune` sets to tune them by SPSA), copied once per search so that no node
-//! branches on the game. [`SearchParams::BASE`] holds the values set by hand on 9×9 over single matches;
-//! 9×9 itself now searches with [`SearchParams::SHOGI`], BASE with the margins its SPSA run found, and the
-//! smaller boards keep BASE until runs of their own show better values.
+//! branches on the game. [`SearchParams::BASE`] holds the values set by hand on 9×9 over single matches,
+//! which minishogi and Yari shogi keep until runs of their own show better ones; 9×9 searches with
+//! [`SearchParams::SHOGI`], BASE with the margins of its SPSA run.
 //!
 //! Scores are centipawns, depths plies. The late-move reduction formula (`node::base_reduction`) and the
 //! history's weight in it stay in `search::node`: its table is built once for every game.
@@ -137,9 +137,7 @@ impl SearchParams {
         aspiration_growth: 10,
         aspiration_max: 1500,
     };
-}
 
-impl SearchParams {
     /// 9×9 shogi: `BASE` with the eight static-pruning margins of the first SPSA run (2,400 game pairs at
     /// byoyomi 20), whose SPRT against `BASE` passed (docs/strength.md, "Tuning by SPSA"). Reverse futility
     /// three fifths as wide and razoring a quarter lower prune far more: the 9×9 bench to depth 12 searches
