@@ -392,8 +392,8 @@ fn search_params_option_is_checked_and_changes_the_search() {
     );
     e.accept("setoption name SearchParams value iir_min_depth=1000");
     assert_eq!(search_signature(&mut e), plain);
-    // the late-move and extension knobs that wait for their SPRT: off by default, each changes the search when set (in a
-    // middlegame with captures about, where table moves are captures and reduced moves fail high)
+    // the late-move and extension knobs that wait for their SPRT: off by default, each changes the search when
+    // set (in a middlegame with captures about, where table moves are captures and reduced moves fail high)
     let middlegame =
         "sfen lnsgk1snl/5g1s1/+Rp1ppp1pp/2p3p2/7b1/1P7/P2PPPPPP/2G1KSGR1/LN+b4NL w Pp 20";
     let plain_middlegame = search_signature_at(&mut e, middlegame, 10);
