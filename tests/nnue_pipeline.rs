@@ -100,6 +100,84 @@ fn selfplay_shards_play_the_whole_runs_games() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `hayate selfplay` plays with the game's embedded net unless told otherwise: its file is the one the library
+/// writes with that net, and `--no-nnue` gives the classical evaluation's games instead (two sessions' data was
+/// once played classically by a default nobody meant).
+#[test]
+fn selfplay_command_plays_with_the_embedded_net_by_default() {
+    let dir = temp_dir("default-net");
+    let cfg = |output: PathBuf, net| SelfplayConfig {
+        threads: 1,
+        net,
+        ..selfplay_config(output, 60)
+    };
+    let run_command = |output: &PathBuf, extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
+            .args([
+                "selfplay",
+                "--variant",
+                "minishogi",
+                "--nodes",
+                "300",
+                "--positions",
+                "60",
+            ])
+            .args([
+                "--threads",
+                "1",
+                "--seed",
+                "11",
+                "--random-plies",
+                "6",
+                "--random-move-rate",
+                "0.2",
+            ])
+            .args([
+                "--multipv",
+                "3",
+                "--max-plies",
+                "200",
+                "--adjudicate-count",
+                "3",
+                "--hash",
+                "1",
+            ])
+            .arg("--output")
+            .arg(output)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let bytes = |p: &PathBuf| std::fs::read(p).unwrap();
+
+    let embedded = dir.join("embedded.bin");
+    let said = run_command(&embedded, &[]);
+    assert!(said.contains("evaluated by the embedded net"), "{said}");
+    let library = dir.join("library-embedded.bin");
+    let net = hayate::engine::nnue::embedded(hayate::GameKind::Minishogi);
+    assert!(net.is_some());
+    selfplay::run::<Minishogi>(&cfg(library.clone(), net), &|| false, &|_| {}).unwrap();
+    assert_eq!(bytes(&embedded), bytes(&library));
+
+    let classical = dir.join("classical.bin");
+    let said = run_command(&classical, &["--no-nnue"]);
+    assert!(
+        said.contains("evaluated by the classical evaluation"),
+        "{said}"
+    );
+    let library = dir.join("library-classical.bin");
+    selfplay::run::<Minishogi>(&cfg(library.clone(), None), &|| false, &|_| {}).unwrap();
+    assert_eq!(bytes(&classical), bytes(&library));
+    assert_ne!(bytes(&classical), bytes(&embedded));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A file of the first layout (a byte per square) is read and appended to in that layout; appending positions a
 /// file already holds writes nothing; a record cut short by a killed run is dropped on the next append.
 #[test]

@@ -8,6 +8,7 @@ use clap::Args;
 
 use super::{all_cores, eval_file_net_or_say};
 use crate::cli::GameArg;
+use hayate::engine::nnue;
 use hayate::host::adjudication::ResignRule;
 use hayate::host::interrupt;
 use hayate::learn::selfplay::{self, SelfplayConfig, SelfplaySummary};
@@ -57,9 +58,12 @@ pub struct SelfplayArgs {
     /// Hash per thread, MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
-    /// Play with this net (of the game) instead of the classical evaluation.
-    #[arg(long)]
+    /// Play with this net (of the game) instead of the embedded one.
+    #[arg(long, conflicts_with = "no_nnue")]
     pub eval_file: Option<PathBuf>,
+    /// Play with the classical evaluation (a first generation's data, before any net).
+    #[arg(long)]
+    pub no_nnue: bool,
     /// Play only this share of the games: K/N plays the games whose number is K modulo N (numbers and seeds as
     /// in the whole run), for runs spread over machines; the shards' files together are the whole run's data.
     #[arg(long, default_value = "0/1")]
@@ -70,9 +74,33 @@ pub fn run_selfplay(a: &SelfplayArgs) -> ExitCode {
     if !interrupt::install_handlers() {
         log::warn!("cannot catch Ctrl-C: a stopped run may lose its last game");
     }
-    let Some(net) = eval_file_net_or_say("--eval-file", a.eval_file.as_deref(), a.variant.0) else {
+    let Some(file_net) = eval_file_net_or_say("--eval-file", a.eval_file.as_deref(), a.variant.0)
+    else {
         return ExitCode::FAILURE;
     };
+    // the embedded net by default, as the engine plays: data from the classical evaluation is only ever a first
+    // generation's, and a run that silently fell back to it would waste its hours
+    let net = match file_net {
+        Some(n) => Some(n),
+        None if a.no_nnue => None,
+        None => match nnue::embedded(a.variant.0) {
+            Some(n) => Some(n),
+            None => {
+                eprintln!("error: the embedded {} net is unusable", a.variant.0.name());
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    eprintln!(
+        "selfplay: {} at {} nodes a move, evaluated by {}",
+        a.variant.0.name(),
+        a.nodes,
+        match (&a.eval_file, a.no_nnue) {
+            (Some(p), _) => format!("the net {}", p.display()),
+            (None, true) => "the classical evaluation".to_string(),
+            (None, false) => "the embedded net".to_string(),
+        }
+    );
     let cfg = SelfplayConfig {
         output: a.output.clone(),
         nodes: a.nodes,
