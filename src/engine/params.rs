@@ -5,8 +5,7 @@
 //! which minishogi and Yari shogi keep until runs of their own show better ones; 9×9 searches with
 //! [`SearchParams::SHOGI`], BASE with the margins of its SPSA run.
 //!
-//! Scores are centipawns, depths plies. The late-move reduction formula (`node::base_reduction`) and the
-//! history's weight in it stay in `search::node`: its table is built once for every game.
+//! Scores are centipawns, depths plies, the late-move reduction's factors thousandths.
 
 /// The numbers of the node search (`search::node`), the quiescence search and the root's aspiration window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +83,12 @@ pub struct SearchParams {
     /// reduces late captures too; in shogi every move into the zone is a promotion, so many late moves are
     /// noisy). `LMR_NOISY_OFF`: never.
     pub lmr_noisy_min_searched: i32,
+    /// Late-move reductions: the base reduction `lmr_log_mul`·ln(depth)·ln(moves searched) + `lmr_log_base`,
+    /// both in thousandths (`node::reduce::base_reduction`), and the quiet move's history that is worth a ply
+    /// less (or more, when negative).
+    pub lmr_log_mul: i32,
+    pub lmr_log_base: i32,
+    pub lmr_history_div: i32,
     /// Quiescence search: delta pruning's margin, and its ply limit.
     pub delta_margin: i32,
     pub qsearch_max_plies: i32,
@@ -131,6 +136,9 @@ impl SearchParams {
         lmr_tt_noisy: 0,
         lmr_deeper_margin: LMR_DEEPER_OFF,
         lmr_noisy_min_searched: LMR_NOISY_OFF,
+        lmr_log_mul: 600,
+        lmr_log_base: 500,
+        lmr_history_div: 8192,
         delta_margin: 200,
         qsearch_max_plies: 16,
         aspiration_delta: 40,
@@ -236,6 +244,9 @@ named_fields!(
     lmr_tt_noisy,
     lmr_deeper_margin,
     lmr_noisy_min_searched,
+    lmr_log_mul,
+    lmr_log_base,
+    lmr_history_div,
     delta_margin,
     qsearch_max_plies,
     aspiration_delta,

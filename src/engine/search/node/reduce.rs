@@ -5,50 +5,41 @@ use std::sync::LazyLock;
 use super::{Candidate, Node, NodeKind};
 use crate::engine::eval::GameEval;
 use crate::engine::search::driver::Worker;
-use crate::engine::search::ordering::HISTORY_LIMIT;
 use crate::engine::search::{MATE_BOUND, MAX_PLY};
 use crate::rules::moves::MAX_MOVES;
 
-/// The late-move reduction before adjustments, 0.6·ln(depth)·ln(moves searched) + 0.5 rounded down, as computed
-/// when the table is filled. Against ln·ln/2 (which searched most late moves of deep nodes a ply deeper), equal
-/// time, 9x9, byoyomi 100, 400 games: +32 +/- 34; 0.7·ln·ln + 0.5 against this one: -33 +/- 50 after 189 games.
-fn base_reduction(depth: i32, searched: i32) -> i32 {
-    ((depth as f32).ln() * (searched as f32).ln() * 0.6 + 0.5) as i32
-}
-
-/// `base_reduction` for every depth up to `MAX_PLY` and every move count below `MAX_MOVES` (0 where either is
-/// 0: never reduced), so that the move loop reads a byte instead of taking two logarithms. Those bounds cover
-/// all the search can reach: the root's depth is below `MAX_PLY` and no step deepens a child beyond its parent
-/// (a check extension only cancels the ply's step), and a node has fewer than `MAX_MOVES` moves.
-static REDUCTIONS: LazyLock<Vec<[u8; MAX_MOVES]>> = LazyLock::new(|| {
-    (0..=MAX_PLY as i32)
-        .map(|depth| {
-            let mut row = [0u8; MAX_MOVES];
-            for (searched, r) in row.iter_mut().enumerate().skip(1) {
-                if depth > 0 {
-                    // at most 0.6·ln(128)·ln(599) + 0.5 < 20
-                    *r = base_reduction(depth, searched as i32) as u8;
-                }
-            }
-            row
-        })
-        .collect()
+/// `ln(n)` for every depth up to `MAX_PLY` and every move count below `MAX_MOVES` (`MAX_MOVES` is the larger), so
+/// that the move loop multiplies two table entries instead of taking two logarithms.
+static LN: LazyLock<[f32; MAX_MOVES]> = LazyLock::new(|| {
+    let mut ln = [0f32; MAX_MOVES];
+    for (n, l) in ln.iter_mut().enumerate().skip(1) {
+        *l = (n as f32).ln();
+    }
+    ln
 });
 
+/// The late-move reduction before adjustments, `lmr_log_mul`·ln(depth)·ln(moves searched) + `lmr_log_base`
+/// (both in thousandths) rounded down; 0 where either count is 0 (never reduced). 9x9 started from 0.6 and 0.5:
+/// against ln·ln/2 (which searched most late moves of deep nodes a ply deeper), equal time, 9x9, byoyomi 100,
+/// 400 games: +32 +/- 34; 0.7·ln·ln + 0.5 against 0.6: -33 +/- 50 after 189 games. The products stay in f32 as
+/// the table of fixed values they replace did, so the defaults reduce exactly as before.
 #[inline]
-fn reduction_table(depth: i32, searched: i32) -> i32 {
+fn base_reduction(depth: i32, searched: i32, log_mul: i32, log_base: i32) -> i32 {
     debug_assert!(
         (0..=MAX_PLY as i32).contains(&depth) && (0..MAX_MOVES as i32).contains(&searched)
     );
-    let d = (depth.max(0) as usize).min(MAX_PLY);
-    let n = (searched.max(0) as usize).min(MAX_MOVES - 1);
-    i32::from(REDUCTIONS[d][n])
+    if depth <= 0 || searched <= 0 {
+        return 0;
+    }
+    let d = (depth as usize).min(MAX_PLY);
+    let n = (searched as usize).min(MAX_MOVES - 1);
+    (LN[d] * LN[n] * (log_mul as f32 / 1000.0) + log_base as f32 / 1000.0) as i32
 }
 
 impl<V: GameEval> Worker<'_, V> {
     /// Step 14. Late move reductions: a quiet move that comes late in the ordering is unlikely to beat alpha, so
     /// it is searched shallower first (and again at full depth if it does beat alpha). The reduction grows with
-    /// the depth and the number of moves searched before (`REDUCTIONS`); it is one less at PV nodes and for
+    /// the depth and the number of moves searched before (`base_reduction`); it is one less at PV nodes and for
     /// killers, two more at cut nodes, and less or more by the move's history. Not for the first three moves,
     /// captures and promotions (unless `lmr_noisy_min_searched` is set), evasions, nor checks at PV nodes. This
     /// is where the search's depth comes from: most moves of most nodes are reduced. Quiet checks elsewhere are
@@ -70,7 +61,7 @@ impl<V: GameEval> Worker<'_, V> {
         if searched < min_searched {
             return 0;
         }
-        let mut r = reduction_table(n.depth, searched);
+        let mut r = base_reduction(n.depth, searched, p.lmr_log_mul, p.lmr_log_base);
         if n.is_pv() {
             r -= 1;
         }
@@ -89,7 +80,7 @@ impl<V: GameEval> Worker<'_, V> {
             r += p.lmr_tt_noisy;
         }
         // moves that have often cut off elsewhere are reduced less, moves that never do more
-        r -= self.ordering.history(self.pos.side_to_move(), c.mv) / (HISTORY_LIMIT / 2);
+        r -= self.ordering.history(self.pos.side_to_move(), c.mv) / p.lmr_history_div.max(1);
         r.clamp(0, new_depth - 1)
     }
 
@@ -137,16 +128,32 @@ impl<V: GameEval> Worker<'_, V> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::search::ordering::HISTORY_LIMIT;
 
-    /// The table holds exactly what the formula gives, wherever the search can read it.
+    /// The defaults reduce exactly as the fixed table of 0.6·ln·ln + 0.5 did (computed here in f32 from the
+    /// logarithms themselves), and stay within the byte that table held.
     #[test]
-    fn reduction_table_matches_the_formula() {
-        for depth in 1..=MAX_PLY as i32 {
-            for searched in 1..MAX_MOVES as i32 {
-                let r = base_reduction(depth, searched);
+    fn default_reductions_are_the_fixed_formulas() {
+        let p = crate::engine::params::SearchParams::BASE;
+        assert_eq!((p.lmr_log_mul, p.lmr_log_base), (600, 500));
+        assert_eq!(p.lmr_history_div, HISTORY_LIMIT / 2);
+        for depth in 0..=MAX_PLY as i32 {
+            for searched in 0..MAX_MOVES as i32 {
+                let fixed = if depth == 0 || searched == 0 {
+                    0
+                } else {
+                    ((depth as f32).ln() * (searched as f32).ln() * 0.6 + 0.5) as i32
+                };
+                let r = base_reduction(depth, searched, p.lmr_log_mul, p.lmr_log_base);
+                assert_eq!(r, fixed, "{depth} {searched}");
                 assert!((0..20).contains(&r), "{depth} {searched}: {r}");
-                assert_eq!(reduction_table(depth, searched), r, "{depth} {searched}");
             }
         }
+        // a tuning run's other values take effect
+        assert_eq!(
+            base_reduction(20, 30, 1000, 0),
+            (20f32.ln() * 30f32.ln()) as i32
+        );
+        assert_eq!(base_reduction(20, 30, 0, 2500), 2);
     }
 }
