@@ -112,46 +112,13 @@ fn selfplay_command_plays_with_the_embedded_net_by_default() {
         ..selfplay_config(output, 60)
     };
     let run_command = |output: &PathBuf, extra: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
-            .args([
-                "selfplay",
-                "--variant",
-                "minishogi",
-                "--nodes",
-                "300",
-                "--positions",
-                "60",
-            ])
-            .args([
-                "--threads",
-                "1",
-                "--seed",
-                "11",
-                "--random-plies",
-                "6",
-                "--random-move-rate",
-                "0.2",
-            ])
-            .args([
-                "--multipv",
-                "3",
-                "--max-plies",
-                "200",
-                "--adjudicate-count",
-                "3",
-                "--hash",
-                "1",
-            ])
-            .arg("--output")
-            .arg(output)
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let args = "selfplay --variant minishogi --nodes 300 --positions 60 --threads 1 --seed 11 \
+                    --random-plies 6 --random-move-rate 0.2 --multipv 3 --max-plies 200 --adjudicate-count 3 \
+                    --hash 1";
+        let mut args: Vec<std::ffi::OsString> = args.split_whitespace().map(Into::into).collect();
+        args.extend(["--output".into(), output.into()]);
+        args.extend(extra.iter().map(Into::into));
+        let out = hayate_ok(&args);
         String::from_utf8_lossy(&out.stderr).into_owned()
     };
     let bytes = |p: &PathBuf| std::fs::read(p).unwrap();
@@ -219,18 +186,7 @@ fn data_files_of_both_layouts_append_without_duplicates() {
 
     // `hayate data pack` joins the two files into a new packed one, each position once; `data info` counts
     let joined = dir.join("joined.bin");
-    let hayate = |args: &[&std::ffi::OsStr]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
+    let hayate = |args: &[&std::ffi::OsStr]| String::from_utf8(hayate_ok(args).stdout).unwrap();
     let said = hayate(&[
         "data".as_ref(),
         "pack".as_ref(),
@@ -545,4 +501,18 @@ fn eval_file_loads_for_the_selected_game_and_refuses_others() {
     );
     assert!(out.contains("bestmove "), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs the `hayate` binary with these arguments and asserts that it succeeded (its stderr in the message).
+fn hayate_ok(args: &[impl AsRef<std::ffi::OsStr>]) -> std::process::Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
 }
