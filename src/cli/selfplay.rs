@@ -80,16 +80,14 @@ pub fn run_selfplay(a: &SelfplayArgs) -> ExitCode {
     };
     // the embedded net by default, as the engine plays: data from the classical evaluation is only ever a first
     // generation's, and a run that silently fell back to it would waste its hours
-    let net = match file_net {
-        Some(n) => Some(n),
-        None if a.no_nnue => None,
-        None => match nnue::embedded(a.variant.0) {
-            Some(n) => Some(n),
-            None => {
-                eprintln!("error: the embedded {} net is unusable", a.variant.0.name());
-                return ExitCode::FAILURE;
-            }
-        },
+    let net = if file_net.is_some() || a.no_nnue {
+        file_net
+    } else {
+        let Some(n) = nnue::embedded(a.variant.0) else {
+            eprintln!("error: the embedded {} net is unusable", a.variant.0.name());
+            return ExitCode::FAILURE;
+        };
+        Some(n)
     };
     eprintln!(
         "selfplay: {} at {} nodes a move, evaluated by {}",

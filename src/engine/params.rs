@@ -84,8 +84,8 @@ pub struct SearchParams {
     /// noisy). `LMR_NOISY_OFF`: never.
     pub lmr_noisy_min_searched: i32,
     /// Late-move reductions: the base reduction `lmr_log_mul`·ln(depth)·ln(moves searched) + `lmr_log_base`,
-    /// both in thousandths (`node::reduce::base_reduction`), and the quiet move's history that is worth a ply
-    /// less (or more, when negative).
+    /// both in thousandths (`node::reduce::base_reduction`), and the quiet move's history score worth a ply less
+    /// (a negative history a ply more; 8192 is half the history's range).
     pub lmr_log_mul: i32,
     pub lmr_log_base: i32,
     pub lmr_history_div: i32,

@@ -31,6 +31,8 @@ fn base_reduction(depth: i32, searched: i32, log_mul: i32, log_base: i32) -> i32
     if depth <= 0 || searched <= 0 {
         return 0;
     }
+    // the clamps never bite: the root's depth is below MAX_PLY, no step deepens a child beyond its parent, and a
+    // node has fewer than MAX_MOVES moves
     let d = (depth as usize).min(MAX_PLY);
     let n = (searched as usize).min(MAX_MOVES - 1);
     (LN[d] * LN[n] * (log_mul as f32 / 1000.0) + log_base as f32 / 1000.0) as i32
