@@ -80,24 +80,21 @@ pub fn run_selfplay(a: &SelfplayArgs) -> ExitCode {
     };
     // the embedded net by default, as the engine plays: data from the classical evaluation is only ever a first
     // generation's, and a run that silently fell back to it would waste its hours
-    let net = if file_net.is_some() || a.no_nnue {
-        file_net
-    } else {
-        let Some(n) = nnue::embedded(a.variant.0) else {
-            eprintln!("error: the embedded {} net is unusable", a.variant.0.name());
-            return ExitCode::FAILURE;
-        };
-        Some(n)
+    let (net, evaluated_by) = match (file_net, &a.eval_file) {
+        (Some(n), Some(path)) => (Some(n), format!("the net {}", path.display())),
+        _ if a.no_nnue => (None, "the classical evaluation".to_string()),
+        _ => match nnue::embedded(a.variant.0) {
+            Some(n) => (Some(n), "the embedded net".to_string()),
+            None => {
+                eprintln!("error: the embedded {} net is unusable", a.variant.0.name());
+                return ExitCode::FAILURE;
+            }
+        },
     };
     eprintln!(
-        "selfplay: {} at {} nodes a move, evaluated by {}",
+        "selfplay: {} at {} nodes a move, evaluated by {evaluated_by}",
         a.variant.0.name(),
-        a.nodes,
-        match (&a.eval_file, a.no_nnue) {
-            (Some(p), _) => format!("the net {}", p.display()),
-            (None, true) => "the classical evaluation".to_string(),
-            (None, false) => "the embedded net".to_string(),
-        }
+        a.nodes
     );
     let cfg = SelfplayConfig {
         output: a.output.clone(),
