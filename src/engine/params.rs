@@ -51,6 +51,10 @@ pub struct SearchParams {
     /// as many when improving).
     pub lmp_depth: i32,
     pub lmp_base: i32,
+    /// Late-move pruning of quiet checks as well (1), or never (0): Stockfish's and YaneuraOu's move-count
+    /// pruning skips the quiet moves that check too, and with pieces in hand a shogi position has many checking
+    /// drops, every one of which is searched otherwise. Exchange pruning applies to checks either way.
+    pub lmp_checks: i32,
     /// Futility pruning (step 12): up to this reduced depth, a quiet move when the static score plus
     /// `futility_base + futility_per_depth · depth` does not reach alpha.
     pub futility_depth: i32,
@@ -124,6 +128,7 @@ impl SearchParams {
         noisy_see_per_depth: 120,
         lmp_depth: 8,
         lmp_base: 4,
+        lmp_checks: 0,
         futility_depth: 6,
         futility_base: 150,
         futility_per_depth: 120,
@@ -232,6 +237,7 @@ named_fields!(
     noisy_see_per_depth,
     lmp_depth,
     lmp_base,
+    lmp_checks,
     futility_depth,
     futility_base,
     futility_per_depth,

@@ -261,13 +261,16 @@ impl<V: GameEval> Worker<'_, V> {
         }
         // a capture, promotion or check that loses more material than the depth could win back (with pieces in
         // hand nearly every position has sacrificial checking drops, most of which only lose the piece)
+        let late = depth <= p.lmp_depth
+            && searched >= (p.lmp_base + depth * depth) / (2 - i32::from(n.improving));
         if !c.quiet || c.gives_check {
+            if c.quiet && late && p.lmp_checks != 0 {
+                return true;
+            }
             return depth <= p.noisy_see_depth
                 && !see_ge(&self.pos, c.mv, -p.noisy_see_per_depth * depth);
         }
-        if depth <= p.lmp_depth
-            && searched >= (p.lmp_base + depth * depth) / (2 - i32::from(n.improving))
-        {
+        if late {
             return true;
         }
         let lmr_depth = (depth - 1 - self.reduction(n, c, depth - 1, searched)).max(0);
