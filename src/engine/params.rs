@@ -51,10 +51,6 @@ pub struct SearchParams {
     /// as many when improving).
     pub lmp_depth: i32,
     pub lmp_base: i32,
-    /// Late-move pruning of quiet checks as well (1), or never (0): Stockfish's and YaneuraOu's move-count
-    /// pruning skips the quiet moves that check too, and with pieces in hand a shogi position has many checking
-    /// drops, every one of which is searched otherwise. Exchange pruning applies to checks either way.
-    pub lmp_checks: i32,
     /// Futility pruning (step 12): up to this reduced depth, a quiet move when the static score plus
     /// `futility_base + futility_per_depth · depth` does not reach alpha.
     pub futility_depth: i32,
@@ -87,6 +83,10 @@ pub struct SearchParams {
     /// reduces late captures too; in shogi every move into the zone is a promotion, so many late moves are
     /// noisy). `LMR_NOISY_OFF`: never.
     pub lmr_noisy_min_searched: i32,
+    /// Late-move reductions: plies less for a quiet move that gives check (with pieces in hand most checks are
+    /// drops, and pruning them by move count lost 58 Elo: a check's line is where the game is decided). 0: off
+    /// until an SPRT says otherwise.
+    pub lmr_check: i32,
     /// Late-move reductions: the base reduction `lmr_log_mul`·ln(depth)·ln(moves searched) + `lmr_log_base`,
     /// both in thousandths (`node::reduce::base_reduction`), and the quiet move's history score worth a ply less
     /// (a negative history a ply more; 8192 is half the history's range).
@@ -128,7 +128,6 @@ impl SearchParams {
         noisy_see_per_depth: 120,
         lmp_depth: 8,
         lmp_base: 4,
-        lmp_checks: 0,
         futility_depth: 6,
         futility_base: 150,
         futility_per_depth: 120,
@@ -141,6 +140,7 @@ impl SearchParams {
         lmr_tt_noisy: 0,
         lmr_deeper_margin: LMR_DEEPER_OFF,
         lmr_noisy_min_searched: LMR_NOISY_OFF,
+        lmr_check: 0,
         lmr_log_mul: 600,
         lmr_log_base: 500,
         lmr_history_div: 8192,
@@ -237,7 +237,6 @@ named_fields!(
     noisy_see_per_depth,
     lmp_depth,
     lmp_base,
-    lmp_checks,
     futility_depth,
     futility_base,
     futility_per_depth,
@@ -250,6 +249,7 @@ named_fields!(
     lmr_tt_noisy,
     lmr_deeper_margin,
     lmr_noisy_min_searched,
+    lmr_check,
     lmr_log_mul,
     lmr_log_base,
     lmr_history_div,

@@ -402,7 +402,7 @@ fn search_params_option_is_checked_and_changes_the_search() {
         "lmr_deeper_margin=0",
         "lmr_noisy_min_searched=3",
         "singular_double_margin=0",
-        "lmp_checks=1",
+        "lmr_check=1",
     ] {
         e.accept(&format!("setoption name SearchParams value {knob}"));
         assert_ne!(

@@ -81,6 +81,9 @@ impl<V: GameEval> Worker<'_, V> {
         if n.tt_noisy {
             r += p.lmr_tt_noisy;
         }
+        if c.gives_check {
+            r -= p.lmr_check;
+        }
         // moves that have often cut off elsewhere are reduced less, moves that never do more
         r -= self.ordering.history(self.pos.side_to_move(), c.mv) / p.lmr_history_div.max(1);
         r.clamp(0, new_depth - 1)
