@@ -259,11 +259,11 @@ impl<V: GameEval> Worker<'_, V> {
             // are not reduced, so the depth it would be searched to is the node's less one
             return c.quiet && !c.gives_check && self.quiet_loses_material(c.mv, depth - 1);
         }
-        // a capture, promotion or check that loses more material than the depth could win back (with pieces in
-        // hand nearly every position has sacrificial checking drops, most of which only lose the piece)
-        // checks are never pruned by move count (Stockfish's and YaneuraOu's move-count pruning skips quiet checks
-        // too): with pieces in hand they are mostly drops, where a game is decided (pruning the late ones as well,
-        // SPRT at byoyomi 20: H0 after 1229 games, -58.2 +/- 19.5; docs/strength.md)
+        // a capture, promotion or check only when it loses more material than the depth could win back (with
+        // pieces in hand nearly every position has sacrificial checking drops, most of which only lose the piece);
+        // a check is never pruned by move count, unlike Stockfish's and YaneuraOu's quiet checks: those drops are
+        // where a shogi game is decided (pruning the late ones as well, SPRT at byoyomi 20: H0 after 1229 games,
+        // -58.2 +/- 19.5; docs/strength.md)
         if !c.quiet || c.gives_check {
             return depth <= p.noisy_see_depth
                 && !see_ge(&self.pos, c.mv, -p.noisy_see_per_depth * depth);

@@ -42,8 +42,9 @@ impl<V: GameEval> Worker<'_, V> {
     /// Step 14. Late move reductions: a quiet move that comes late in the ordering is unlikely to beat alpha, so
     /// it is searched shallower first (and again at full depth if it does beat alpha). The reduction grows with
     /// the depth and the number of moves searched before (`base_reduction`); it is one less at PV nodes and for
-    /// killers, two more at cut nodes, and less or more by the move's history. Not for the first three moves,
-    /// captures and promotions (unless `lmr_noisy_min_searched` is set), evasions, nor checks at PV nodes. This
+    /// killers, two more at cut nodes, `lmr_check` less for a check (off until an SPRT passes), and less or more
+    /// by the move's history. Not for the first three moves, captures and promotions (unless
+    /// `lmr_noisy_min_searched` is set), evasions, nor checks at PV nodes. This
     /// is where the search's depth comes from: most moves of most nodes are reduced. Quiet checks elsewhere are
     /// reduced like any quiet move: with pieces in hand nearly every position has many checking drops, and
     /// searching them all at full depth made the tree explode wherever a king is exposed (9x9 bench to depth 12:
