@@ -44,8 +44,8 @@ impl<V: GameEval> Worker<'_, V> {
     /// the depth and the number of moves searched before (`base_reduction`); it is one less at PV nodes and for
     /// killers, two more at cut nodes, `lmr_check` less for a check (off until an SPRT passes), and less or more
     /// by the move's history. Not for the first three moves, captures and promotions (unless
-    /// `lmr_noisy_min_searched` is set), evasions, nor checks at PV nodes. This
-    /// is where the search's depth comes from: most moves of most nodes are reduced. Quiet checks elsewhere are
+    /// `lmr_noisy_min_searched` is set), evasions, nor checks at PV nodes. This is where the search's depth comes
+    /// from: most moves of most nodes are reduced. Quiet checks elsewhere are
     /// reduced like any quiet move: with pieces in hand nearly every position has many checking drops, and
     /// searching them all at full depth made the tree explode wherever a king is exposed (9x9 bench to depth 12:
     /// 42.0 M nodes, 37.9 M of them in position 8; 8.8 M reducing them).
