@@ -2,8 +2,8 @@
 //! (`GameEval::SEARCH`); a search reads it with the overrides of the `SearchParams` option applied
 //! ([`ParamOverrides`], what `hayate tune` sets to tune them by SPSA), copied once per search so that no node
 //! branches on the game. [`SearchParams::BASE`] holds the values set by hand on 9×9 over single matches,
-//! which minishogi and Yari shogi keep until runs of their own show better ones; 9×9 searches with
-//! [`SearchParams::SHOGI`], BASE with the margins of its SPSA run.
+//! which Yari shogi keeps until a run of its own shows better ones; 9×9 searches with [`SearchParams::SHOGI`] and
+//! minishogi with [`SearchParams::MINISHOGI`], each BASE with the margins of the game's own SPSA run.
 //!
 //! Scores are centipawns, depths plies, the late-move reduction's factors thousandths.
 
@@ -105,8 +105,8 @@ pub struct SearchParams {
 }
 
 impl SearchParams {
-    /// The values set by hand on 9×9 shogi over single matches (quoted where each step is done): what minishogi
-    /// and Yari shogi search with, and what 9×9 started its tuning from.
+    /// The values set by hand on 9×9 shogi over single matches (quoted where each step is done): what Yari shogi
+    /// searches with, and what 9×9 and minishogi started their tuning from.
     pub const BASE: SearchParams = SearchParams {
         razor_depth: 3,
         razor_base: 300,
@@ -155,7 +155,7 @@ impl SearchParams {
     /// 9×9 shogi: `BASE` with the eight static-pruning margins of the first SPSA run (2,400 game pairs at
     /// byoyomi 20), whose SPRT against `BASE` passed (docs/strength.md, "Tuning by SPSA"). Reverse futility
     /// three fifths as wide and razoring a quarter lower prune far more: the 9×9 bench to depth 12 searches
-    /// about a fifth of the nodes. The small boards keep `BASE` until their own run.
+    /// about a fifth of the nodes.
     pub const SHOGI: SearchParams = SearchParams {
         razor_base: 225,
         rfp_per_depth: 67,
@@ -165,6 +165,21 @@ impl SearchParams {
         futility_per_depth: 138,
         quiet_see_per_depth_sq: 64,
         probcut_margin: 209,
+        ..SearchParams::BASE
+    };
+
+    /// Minishogi: `BASE` with the same eight margins tuned on its own games (4,000 pairs at byoyomi 20), whose
+    /// SPRT against `BASE` passed (+32 Elo; docs/strength.md, "Tuning by SPSA"). Reverse futility as narrow as
+    /// the run allowed (its lower bound), razoring wider, the exchange margins of captures a third wider.
+    pub const MINISHOGI: SearchParams = SearchParams {
+        futility_base: 177,
+        futility_per_depth: 113,
+        rfp_per_depth: 50,
+        razor_base: 404,
+        noisy_see_per_depth: 163,
+        lmp_base: 3,
+        probcut_margin: 252,
+        quiet_see_per_depth_sq: 41,
         ..SearchParams::BASE
     };
 }

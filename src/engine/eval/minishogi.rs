@@ -33,5 +33,5 @@ impl GameEval for Minishogi {
     ];
     const MOBILITY: i32 = 5;
     const CORRECTION: bool = false;
-    const SEARCH: SearchParams = SearchParams::BASE;
+    const SEARCH: SearchParams = SearchParams::MINISHOGI;
 }
