@@ -258,7 +258,8 @@ fn bench_takes_search_params() {
         args.extend(["--search-params", sp]);
         bench_nodes(&args)
     };
-    assert_eq!(with("futility_base=150,lmp_base=4"), plain);
+    // minishogi's own values (`SearchParams::MINISHOGI`)
+    assert_eq!(with("futility_base=177,lmp_base=3"), plain);
     assert_ne!(with("futility_base=0,lmp_base=0"), plain);
     let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
         .args(["bench", "--search-params", "razor=3"])
