@@ -88,6 +88,13 @@ pub struct SearchParams {
     /// until an SPRT says otherwise (1: +1.0 +/- 12.7 after 2841 games at byoyomi 20, no verdict;
     /// docs/strength.md).
     pub lmr_check: i32,
+    /// History from the table's fail highs: 1 credits the table's quiet move as a killer and with history when
+    /// its entry settles a node by a fail high (step 5; Stockfish's update on a table cut-off), so that what the
+    /// table knows reaches the ordering of sibling positions too; 0 off until an SPRT says otherwise.
+    pub tt_cut_history: i32,
+    /// History from a fail low: 1 credits the opponent's quiet move that led to a node where every move failed
+    /// low (it was a good move: Stockfish's prior-countermove bonus); 0 off until an SPRT says otherwise.
+    pub prior_bonus: i32,
     /// Late-move reductions: the base reduction `lmr_log_mul`·ln(depth)·ln(moves searched) + `lmr_log_base`,
     /// both in thousandths (`node::reduce::base_reduction`), and the quiet move's history score worth a ply less
     /// (a negative history a ply more; 8192 is half the history's range).
@@ -142,6 +149,8 @@ impl SearchParams {
         lmr_deeper_margin: LMR_DEEPER_OFF,
         lmr_noisy_min_searched: LMR_NOISY_OFF,
         lmr_check: 0,
+        tt_cut_history: 0,
+        prior_bonus: 0,
         lmr_log_mul: 600,
         lmr_log_base: 500,
         lmr_history_div: 8192,
@@ -267,6 +276,8 @@ named_fields!(
     lmr_deeper_margin,
     lmr_noisy_min_searched,
     lmr_check,
+    tt_cut_history,
+    prior_bonus,
     lmr_log_mul,
     lmr_log_base,
     lmr_history_div,

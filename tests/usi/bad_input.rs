@@ -403,6 +403,8 @@ fn search_params_option_is_checked_and_changes_the_search() {
         "lmr_noisy_min_searched=3",
         "singular_double_margin=0",
         "lmr_check=1",
+        "tt_cut_history=1",
+        "prior_bonus=1",
     ] {
         e.accept(&format!("setoption name SearchParams value {knob}"));
         assert_ne!(

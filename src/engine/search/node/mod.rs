@@ -228,8 +228,17 @@ impl<V: GameEval> Worker<'_, V> {
             None
         };
         if !pv_node {
-            if let Some(s) = tt.and_then(|t| tt_cutoff(&t, depth, alpha, beta, ply)) {
-                return s;
+            if let Some(t) = tt {
+                if let Some(s) = tt_cutoff(&t, depth, alpha, beta, ply) {
+                    if s >= beta
+                        && self.params().tt_cut_history != 0
+                        && !t.mv.is_none()
+                        && self.is_quiet(t.mv)
+                    {
+                        self.ordering.reward_tt_cutoff(&self.pos, t.mv, depth, ply);
+                    }
+                    return s;
+                }
             }
         }
 
@@ -383,6 +392,9 @@ impl<V: GameEval> Worker<'_, V> {
             return tried.alpha;
         }
         if excluded.is_none() {
+            if tried.best <= alpha && self.params().prior_bonus != 0 {
+                self.ordering.reward_prior(&self.pos, depth);
+            }
             self.learn_and_store(key, n, tried.best, tried.best_move, alpha, beta);
         }
         tried.best
