@@ -154,19 +154,6 @@ impl MoveOrdering {
         }
     }
 
-    /// Credits the table's quiet move `m` of a node that its entry settled by a fail high at `depth` (step 5):
-    /// the move that cut off there before, now a killer of `ply` and raised in the history as if it had just cut
-    /// off again, with no other move to debit.
-    pub(super) fn reward_tt_cutoff<V: GameEval>(
-        &mut self,
-        pos: &Position<V>,
-        m: Move,
-        depth: i32,
-        ply: usize,
-    ) {
-        self.reward_quiet(pos, m, &MoveList::new(), depth, ply);
-    }
-
     /// Credits the opponent's move that led to `pos` when every move of `pos` failed low at `depth`: a quiet
     /// move (no capture, no promotion, no null move) that left us nothing better than alpha was a good one, and
     /// its history (the opponent's table) rises as if it had cut off.

@@ -235,7 +235,11 @@ impl<V: GameEval> Worker<'_, V> {
                         && !t.mv.is_none()
                         && self.is_quiet(t.mv)
                     {
-                        self.ordering.reward_tt_cutoff(&self.pos, t.mv, depth, ply);
+                        // the move that cut off here before, credited as if it had just cut off again,
+                        // with no other move to debit
+                        let none_tried = MoveList::new();
+                        self.ordering
+                            .reward_quiet(&self.pos, t.mv, &none_tried, depth, ply);
                     }
                     return s;
                 }
